@@ -1,0 +1,53 @@
+// swift-tools-version:5.9
+import PackageDescription
+
+/// Module graph (arrows point at dependencies):
+///
+///   ARElements ──▶ ARGst ──▶ CGStreamer, ARBridge (plugin/)
+///       │──▶ ARDetect ──▶ CZBar, ARCore
+///       └──▶ ARRender ──▶ CPangoCairo, ARCore
+///   ARCodeGen ──▶ CQREncode, ARCore
+///
+/// ARCore is pure Swift (geometry, tracking, JSON records): no GStreamer, no C.
+let package = Package(
+    name: "arbarcode",
+    products: [
+        // The GStreamer plugin: libgstarbarcode.so.
+        .library(name: "gstarbarcode", type: .dynamic, targets: ["ARElements"]),
+        .executable(name: "arclip", targets: ["arclip"]),
+    ],
+    targets: [
+        // System libraries, found with pkg-config.
+        .systemLibrary(name: "CGStreamer", pkgConfig: "gstreamer-video-1.0",
+                       providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]),
+        .systemLibrary(name: "CGstCheck", pkgConfig: "gstreamer-check-1.0",
+                       providers: [.apt(["libgstreamer1.0-dev"])]),
+        .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
+        .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo",
+                       providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
+        .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+
+        // The C bridge: GObject/GStreamer boilerplate, generic and table-driven.
+        .target(name: "ARBridge", dependencies: ["CGStreamer"], path: "plugin",
+                publicHeadersPath: "include"),
+
+        // Pure Swift logic.
+        .target(name: "ARCore"),
+        // Swift face of GStreamer: element base, properties, metas, logging.
+        .target(name: "ARGst", dependencies: ["CGStreamer", "ARBridge", "ARCore"]),
+        // zbar-based decoding on luma planes.
+        .target(name: "ARDetect", dependencies: ["CZBar", "ARCore"]),
+        // cairo/pango drawing of overlays.
+        .target(name: "ARRender", dependencies: ["CPangoCairo", "ARCore"]),
+        // The elements and the plugin's registration list.
+        .target(name: "ARElements", dependencies: ["ARGst", "ARDetect", "ARRender", "ARCore"]),
+        // Synthetic code images (QR, EAN-13, Code 128) with exact ground truth.
+        .target(name: "ARCodeGen", dependencies: ["CQREncode", "ARCore"]),
+        .executableTarget(name: "arclip", dependencies: ["ARCodeGen", "ARCore"]),
+
+        .testTarget(name: "ARCoreTests", dependencies: ["ARCore"]),
+        .testTarget(name: "ARCodeGenTests", dependencies: ["ARCodeGen", "ARCore"]),
+        .testTarget(name: "ARElementsTests",
+                    dependencies: ["ARElements", "ARGst", "ARCore", "ARCodeGen", "CGstCheck", "CGStreamer", "ARBridge"]),
+    ]
+)

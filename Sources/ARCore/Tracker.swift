@@ -1,0 +1,231 @@
+import Foundation
+
+/// How a track was seen on the frame it is reported for.
+public enum TrackState: String, Hashable, Sendable {
+    /// Decoded on this frame.
+    case detected
+    /// Not decoded on this frame but still alive; its position is carried over from the last frame.
+    case tracked
+    /// Expired: this is the last frame the track is reported on.
+    case lost
+}
+
+/// One decoded code on one frame, as produced by a detector.
+public struct Detection: Hashable, Sendable {
+    /// Symbology name, e.g. "QR-Code" or "EAN-13".
+    public var symbology: String
+    /// The decoded bytes.
+    public var payload: [UInt8]
+    /// Outline in frame pixels, clockwise from the code's own top-left.
+    public var quad: Quad
+    /// Detector-specific quality score (higher is better).
+    public var quality: Int
+
+    public init(symbology: String, payload: [UInt8], quad: Quad, quality: Int = 0) {
+        self.symbology = symbology
+        self.payload = payload
+        self.quad = quad
+        self.quality = quality
+    }
+
+    /// Convenience for a text payload, stored as its UTF-8 bytes.
+    public init(symbology: String, text: String, quad: Quad, quality: Int = 0) {
+        self.init(symbology: symbology, payload: Array(text.utf8), quad: quad, quality: quality)
+    }
+
+    /// The payload decoded as UTF-8, invalid sequences replaced by U+FFFD.
+    public var text: String { String(decoding: payload, as: UTF8.self) }
+}
+
+/// A code followed across frames under a stable id.
+public struct Track: Hashable, Sendable {
+    /// Unique within a stream, starting at 1, never reused (not even after `Tracker.reset()`).
+    public var id: UInt64
+    /// Symbology name, e.g. "QR-Code".
+    public var symbology: String
+    /// The decoded bytes.
+    public var payload: [UInt8]
+    /// Latest known outline in frame pixels (the last decoded one while `tracked` or `lost`).
+    public var quad: Quad
+    /// How the track was seen on the frame it is reported for.
+    public var state: TrackState
+    /// Timestamp of the frame that created the track, nanoseconds.
+    public var firstSeenNanoseconds: UInt64
+    /// Timestamp of the last frame the code was decoded on, nanoseconds.
+    public var lastDecodedNanoseconds: UInt64
+    /// Quality of the last decoding.
+    public var quality: Int
+
+    public init(id: UInt64, symbology: String, payload: [UInt8], quad: Quad, state: TrackState,
+                firstSeenNanoseconds: UInt64, lastDecodedNanoseconds: UInt64, quality: Int) {
+        self.id = id
+        self.symbology = symbology
+        self.payload = payload
+        self.quad = quad
+        self.state = state
+        self.firstSeenNanoseconds = firstSeenNanoseconds
+        self.lastDecodedNanoseconds = lastDecodedNanoseconds
+        self.quality = quality
+    }
+
+    /// The payload decoded as UTF-8, invalid sequences replaced by U+FFFD.
+    public var text: String { String(decoding: payload, as: UTF8.self) }
+}
+
+/// Tuning of a `Tracker`.
+public struct TrackerConfiguration: Hashable, Sendable {
+    /// A track not decoded for longer than this (nanoseconds) is reported `lost` and forgotten.
+    public var expiryNanoseconds: UInt64
+    /// Most live tracks at once; detections that would start a track beyond this are dropped.
+    public var maxTracks: Int
+
+    public init(expiryNanoseconds: UInt64 = 1_000_000_000, maxTracks: Int = 64) {
+        self.expiryNanoseconds = expiryNanoseconds
+        self.maxTracks = maxTracks
+    }
+}
+
+/// What one `Tracker.update` call reports. Every list is sorted by track id.
+public struct TrackerUpdate: Hashable, Sendable {
+    /// Every track reported on this frame: live ones (`detected` or `tracked`) and the ones `lost` on it.
+    public var tracks: [Track]
+    /// Tracks created on this frame.
+    public var added: [Track]
+    /// Existing tracks decoded again on this frame.
+    public var updated: [Track]
+    /// Tracks `lost` on this frame; they will not be reported again.
+    public var removed: [Track]
+
+    public init(tracks: [Track], added: [Track], updated: [Track], removed: [Track]) {
+        self.tracks = tracks
+        self.added = added
+        self.updated = updated
+        self.removed = removed
+    }
+}
+
+/// Multi-object tracker that follows codes by payload identity, frame by frame.
+///
+/// A detection can only continue a live track with the same symbology and payload; among those,
+/// pairs are assigned greedily by smallest centre distance, so identical codes in view ("twins") stay
+/// separate tracks told apart by position. There is no motion model: a track not decoded on a frame
+/// keeps its last quad (`tracked`) until it expires.
+public struct Tracker: Sendable {
+    /// Tuning; may be changed between updates.
+    public var configuration: TrackerConfiguration
+
+    private var live: [Track] = []
+    private var nextID: UInt64 = 1
+    private var lastTimestamp: UInt64?
+
+    public init(configuration: TrackerConfiguration = TrackerConfiguration()) {
+        self.configuration = configuration
+    }
+
+    /// The tracks alive after the last update, sorted by id.
+    public var liveTracks: [Track] { live }
+
+    /// Feeds the detections of one frame taken at `timestampNanoseconds` and reports the tracks.
+    ///
+    /// - Duplicates: detections of the same symbology and payload whose centres are closer than a
+    ///   quarter of their mean side length are merged first; the highest `quality` one (first on ties) is kept.
+    /// - Matching: greedy over all (detection, live track) pairs with equal symbology and payload,
+    ///   nearest centres first. A matched track takes the detection's quad and becomes `detected`.
+    /// - New tracks: each unmatched detection starts a track, in input order, while fewer than
+    ///   `maxTracks` are alive; the rest are dropped for this frame (they are retried on the next).
+    /// - Expiry: a track with `timestamp - lastDecoded > expiryNanoseconds` cannot be matched; it is
+    ///   reported once as `lost` (in `tracks` and `removed`) and forgotten. Others not matched are `tracked`.
+    /// - Discontinuity: a timestamp earlier than the previous one (e.g. after a seek) ends every live
+    ///   track — they are reported `lost` in this update — and the frame is then processed as the first
+    ///   of a new sequence. Ids keep increasing.
+    public mutating func update(detections: [Detection], timestampNanoseconds now: UInt64) -> TrackerUpdate {
+        var removed: [Track] = []
+        if let last = lastTimestamp, now < last {
+            removed = live.map { var t = $0; t.state = .lost; return t }
+            live = []
+        }
+        lastTimestamp = now
+
+        // Expire before matching so an expired code that reappears starts a new track.
+        var survivors: [Track] = []
+        for var track in live {
+            if now - track.lastDecodedNanoseconds > configuration.expiryNanoseconds {
+                track.state = .lost
+                removed.append(track)
+            } else {
+                survivors.append(track)
+            }
+        }
+
+        let merged = Tracker.mergeDuplicates(detections)
+
+        // Greedy assignment over all compatible pairs, nearest centres first.
+        var pairs: [(distance: Double, detection: Int, track: Int)] = []
+        for (d, detection) in merged.enumerated() {
+            for (t, track) in survivors.enumerated()
+            where track.symbology == detection.symbology && track.payload == detection.payload {
+                let distance = track.quad.center.distance(to: detection.quad.center)
+                pairs.append((distance.isNaN ? .infinity : distance, d, t))
+            }
+        }
+        pairs.sort { ($0.distance, $0.detection, $0.track) < ($1.distance, $1.detection, $1.track) }
+        var detectionMatched = [Bool](repeating: false, count: merged.count)
+        var trackMatched = [Bool](repeating: false, count: survivors.count)
+        var updated: [Track] = []
+        for pair in pairs where !detectionMatched[pair.detection] && !trackMatched[pair.track] {
+            detectionMatched[pair.detection] = true
+            trackMatched[pair.track] = true
+            let detection = merged[pair.detection]
+            survivors[pair.track].quad = detection.quad
+            survivors[pair.track].quality = detection.quality
+            survivors[pair.track].lastDecodedNanoseconds = now
+            survivors[pair.track].state = .detected
+            updated.append(survivors[pair.track])
+        }
+        for t in survivors.indices where !trackMatched[t] { survivors[t].state = .tracked }
+
+        var added: [Track] = []
+        for (d, detection) in merged.enumerated() where !detectionMatched[d] {
+            guard survivors.count < configuration.maxTracks else { break }
+            let track = Track(id: nextID, symbology: detection.symbology, payload: detection.payload,
+                              quad: detection.quad, state: .detected, firstSeenNanoseconds: now,
+                              lastDecodedNanoseconds: now, quality: detection.quality)
+            nextID += 1
+            survivors.append(track)
+            added.append(track)
+        }
+
+        live = survivors.sorted { $0.id < $1.id }
+        let byID: (Track, Track) -> Bool = { $0.id < $1.id }
+        return TrackerUpdate(tracks: (live + removed).sorted(by: byID), added: added.sorted(by: byID),
+                             updated: updated.sorted(by: byID), removed: removed.sorted(by: byID))
+    }
+
+    /// Forgets every track (without reporting them). Ids keep increasing: a later track never reuses one.
+    public mutating func reset() {
+        live = []
+        lastTimestamp = nil
+    }
+
+    /// Merges same-code detections at (nearly) the same place: centres closer than a quarter of the
+    /// mean of their mean side lengths. Keeps the highest quality one (the earlier on ties), in input order.
+    private static func mergeDuplicates(_ detections: [Detection]) -> [Detection] {
+        // Best quality first; equal quality keeps input order.
+        let byQuality = detections.indices.sorted { a, b in
+            let qa = detections[a].quality, qb = detections[b].quality
+            return qa != qb ? qa > qb : a < b
+        }
+        var kept: [Int] = []
+        for i in byQuality {
+            let d = detections[i]
+            let duplicate = kept.contains { k in
+                let other = detections[k]
+                guard other.symbology == d.symbology, other.payload == d.payload else { return false }
+                let limit = (other.quad.meanSide + d.quad.meanSide) / 2 / 4
+                return other.quad.center.distance(to: d.quad.center) < limit
+            }
+            if !duplicate { kept.append(i) }
+        }
+        return kept.sorted().map { detections[$0] }
+    }
+}

@@ -1,0 +1,67 @@
+import ARCore
+import ARGst
+import CGStreamer
+import Foundation
+
+private let cat = DebugCategory("artrack", description: "arbarcode code tracker")
+
+/// `artrack`: follows the codes found by a detector upstream (ROI metas from `arbarcodedetect`)
+/// and gives each a stable id. Every frame carries every live track, decoded on it or not.
+public final class Track: VideoFilterElement {
+    public struct Settings {
+        var expirySeconds = TrackingDefaults.expirySeconds
+        var maxTracks = TrackingDefaults.maxTracks
+    }
+
+    public static let defaultSettings = Settings()
+
+    public static let metadata = ElementMetadata(
+        factoryName: "artrack", typeName: "ArTrack", longName: "Barcode tracker",
+        klass: "Filter/Analyzer/Video",
+        description: "Gives each detected code a stable id across frames and reports every live track on every frame",
+        caps: "video/x-raw", writesFrame: false)
+
+    public static let properties: [Property<Settings>] = [
+        .double("expiry", "Expiry", TrackingDefaults.expiryBlurb, \.expirySeconds, range: 0...10),
+        .uint("max-tracks", "Maximum tracks", TrackingDefaults.maxTracksBlurb, \.maxTracks, range: 1...1024),
+    ]
+
+    private let element: ElementHandle
+    private let settings: SettingsStore<Settings>
+    private var stage: TrackingStage?
+
+    public init(element: ElementHandle, settings: SettingsStore<Settings>) {
+        self.element = element
+        self.settings = settings
+    }
+
+    public func start() throws {
+        let s = settings.snapshot
+        stage = TrackingStage(configuration: TrackerConfiguration(expiryNanoseconds: UInt64(s.expirySeconds * 1e9),
+                                                                  maxTracks: s.maxTracks))
+    }
+
+    public func stop() {
+        stage = nil
+    }
+
+    public func setInfo(_ info: VideoInfo) throws {
+        if let d = info.frameDurationNanoseconds { stage?.frameDurationNanoseconds = d }
+    }
+
+    public func sinkEvent(_ event: UnsafeMutablePointer<GstEvent>) -> Bool {
+        if event.isFlushStop { stage?.reset() }
+        return true
+    }
+
+    public func transform(_ frame: VideoFrame) throws {
+        guard let stage else { return }
+        let s = settings.snapshot
+        stage.configure(expirySeconds: s.expirySeconds, maxTracks: s.maxTracks)
+        let detections = frame.buffer.barcodeRegions().filter { $0.state == .detected }.map {
+            Detection(symbology: $0.symbology, payload: $0.payload, quad: $0.quad, quality: $0.quality)
+        }
+        let update = stage.process(detections, buffer: frame.buffer)
+        cat.log(.log, element.object, "\(detections.count) detections, \(update.tracks.count) tracks")
+    }
+}

@@ -1,0 +1,181 @@
+import ARBridge
+import CGStreamer
+import Foundation
+
+/// Type-erased per-instance object the bridge holds as `impl`.
+class AnyElementBox {
+    func getProperty(_ index: Int, _ value: UnsafeMutablePointer<GValue>) {}
+    func setProperty(_ index: Int, _ value: UnsafePointer<GValue>) {}
+    func start() -> Bool { true }
+    func stop() -> Bool { true }
+    func setInfo(_ info: UnsafePointer<GstVideoInfo>) -> Bool { true }
+    func transform(_ buffer: UnsafeMutablePointer<GstBuffer>, _ frame: UnsafeMutablePointer<GstVideoFrame>) -> GstFlowReturn { GST_FLOW_OK }
+    func sinkEvent(_ event: UnsafeMutablePointer<GstEvent>) -> Bool { true }
+}
+
+final class ElementBox<E: VideoFilterElement>: AnyElementBox {
+    let handle: ElementHandle
+    let settings: SettingsStore<E.Settings>
+    let element: E
+    let properties: [Property<E.Settings>]
+
+    init(_ pointer: UnsafeMutablePointer<GstElement>, properties: [Property<E.Settings>]) {
+        handle = ElementHandle(pointer)
+        settings = SettingsStore(E.defaultSettings)
+        self.properties = properties
+        element = E(element: handle, settings: settings)
+    }
+
+    override func getProperty(_ index: Int, _ value: UnsafeMutablePointer<GValue>) {
+        let p = properties[index]
+        p.write(p.get(settings.snapshot), to: value)
+    }
+
+    override func setProperty(_ index: Int, _ value: UnsafePointer<GValue>) {
+        let p = properties[index]
+        let v = p.read(value)
+        settings.update { p.set(&$0, v) }
+        element.propertyChanged(p.name)
+    }
+
+    private func run(_ body: () throws -> Void) -> Bool {
+        do {
+            try body()
+            return true
+        } catch let error as ElementError {
+            handle.post(error)
+        } catch {
+            handle.post(.library("\(E.metadata.factoryName): \(error)"))
+        }
+        return false
+    }
+
+    override func start() -> Bool { run { try element.start() } }
+    override func stop() -> Bool { element.stop(); return true }
+    override func setInfo(_ info: UnsafePointer<GstVideoInfo>) -> Bool { run { try element.setInfo(VideoInfo(info)) } }
+
+    override func transform(_ buffer: UnsafeMutablePointer<GstBuffer>, _ frame: UnsafeMutablePointer<GstVideoFrame>) -> GstFlowReturn {
+        run { try element.transform(VideoFrame(frame, buffer: buffer)) } ? GST_FLOW_OK : GST_FLOW_ERROR
+    }
+
+    override func sinkEvent(_ event: UnsafeMutablePointer<GstEvent>) -> Bool { element.sinkEvent(event) }
+}
+
+/// Makes the per-instance boxes for one registered element type.
+class AnyRegistration {
+    func makeBox(_ element: UnsafeMutablePointer<GstElement>) -> AnyElementBox { fatalError("abstract") }
+}
+
+final class Registration<E: VideoFilterElement>: AnyRegistration {
+    let properties = E.properties
+
+    override func makeBox(_ element: UnsafeMutablePointer<GstElement>) -> AnyElementBox {
+        ElementBox<E>(element, properties: properties)
+    }
+}
+
+/// Leaks a C string: specs live as long as the process (GType classes are never unloaded).
+private func permanent(_ s: String) -> UnsafePointer<CChar> { UnsafePointer(strdup(s)!) }
+
+private func permanent<T>(_ items: [T]) -> UnsafePointer<T>? {
+    guard !items.isEmpty else { return nil }
+    let p = UnsafeMutablePointer<T>.allocate(capacity: items.count)
+    p.initialize(from: items, count: items.count)
+    return UnsafePointer(p)
+}
+
+private func box(_ impl: UnsafeMutableRawPointer?) -> AnyElementBox {
+    Unmanaged<AnyElementBox>.fromOpaque(impl!).takeUnretainedValue()
+}
+
+private let vtable = ArElementVTable(
+    create: { classData, element in
+        let registration = Unmanaged<AnyRegistration>.fromOpaque(classData!).takeUnretainedValue()
+        return Unmanaged.passRetained(registration.makeBox(element!)).toOpaque()
+    },
+    destroy: { impl in Unmanaged<AnyElementBox>.fromOpaque(impl!).release() },
+    get_property: { impl, index, value in box(impl).getProperty(Int(index), value!) },
+    set_property: { impl, index, value in box(impl).setProperty(Int(index), value!) },
+    start: { impl in box(impl).start() ? 1 : 0 },
+    stop: { impl in box(impl).stop() ? 1 : 0 },
+    set_info: { impl, _, info in box(impl).setInfo(info!) ? 1 : 0 },
+    transform_frame: { impl, buffer, frame in box(impl).transform(buffer!, frame!) },
+    sink_event: { impl, event in box(impl).sinkEvent(event!) ? 1 : 0 }
+)
+
+private func propertySpec<S>(_ p: Property<S>, defaults: S) -> ArPropertySpec {
+    var spec = ArPropertySpec()
+    spec.name = permanent(p.name)
+    spec.nick = permanent(p.nick)
+    spec.blurb = permanent(p.blurb)
+    spec.mutable_in_playing = p.mutableInPlaying ? 1 : 0
+    let def = p.get(defaults)
+    switch (p.kind, def) {
+    case (.bool, .bool(let b)):
+        spec.type = AR_VALUE_BOOLEAN; spec.int_default = b ? 1 : 0
+    case (.int(let lo, let hi), .int(let d)):
+        spec.type = AR_VALUE_INT; spec.int_min = Int(lo); spec.int_max = Int(hi); spec.int_default = Int(d)
+    case (.uint(let lo, let hi), .int(let d)):
+        spec.type = AR_VALUE_UINT; spec.int_min = Int(lo); spec.int_max = Int(hi); spec.int_default = Int(d)
+    case (.int64(let lo, let hi), .int(let d)):
+        spec.type = AR_VALUE_INT64; spec.int_min = Int(lo); spec.int_max = Int(hi); spec.int_default = Int(d)
+    case (.uint64(let lo, let hi), .int(let d)):
+        spec.type = AR_VALUE_UINT64; spec.int_min = Int(clamping: lo); spec.int_max = Int(clamping: hi); spec.int_default = Int(d)
+    case (.double(let lo, let hi), .double(let d)):
+        spec.type = AR_VALUE_DOUBLE; spec.double_min = lo; spec.double_max = hi; spec.double_default = d
+    case (.string, .string(let s)):
+        spec.type = AR_VALUE_STRING; spec.string_default = s.map(permanent)
+    case (.enumeration(let typeName, let cases), .enumeration(let d)):
+        spec.type = AR_VALUE_ENUM
+        spec.int_default = Int(d)
+        spec.enum_type_name = permanent(typeName)
+        spec.enum_values = permanent(cases.map { ArEnumValue(value: $0.value, name: permanent($0.name), nick: permanent($0.nick)) })
+        spec.n_enum_values = UInt32(cases.count)
+    default:
+        preconditionFailure("property \(p.name): default value does not match its kind")
+    }
+    return spec
+}
+
+private func valueType(_ t: SignalSpec.ParamType) -> ArValueType {
+    switch t {
+    case .structure: return AR_VALUE_STRUCTURE
+    case .pointer: return AR_VALUE_POINTER
+    case .uint64: return AR_VALUE_UINT64
+    case .string: return AR_VALUE_STRING
+    case .int: return AR_VALUE_INT
+    case .double: return AR_VALUE_DOUBLE
+    case .bool: return AR_VALUE_BOOLEAN
+    }
+}
+
+/// Registers a Swift element type with `plugin`: the one line each element adds to the plugin's list.
+@discardableResult
+public func registerElement<E: VideoFilterElement>(_ type: E.Type, plugin: OpaquePointer) -> Bool {
+    let m = E.metadata
+    let defaults = E.defaultSettings
+    var spec = ArElementSpec()
+    spec.base = AR_BASE_VIDEO_FILTER
+    spec.factory_name = permanent(m.factoryName)
+    spec.type_name = permanent(m.typeName)
+    spec.long_name = permanent(m.longName)
+    spec.klass = permanent(m.klass)
+    spec.description = permanent(m.description)
+    spec.author = permanent(m.author)
+    spec.rank = m.rank
+    spec.sink_caps = permanent(m.sinkCaps)
+    spec.src_caps = permanent(m.srcCaps)
+    spec.writes_frame = m.writesFrame ? 1 : 0
+    spec.properties = permanent(E.properties.map { propertySpec($0, defaults: defaults) })
+    spec.n_properties = UInt32(E.properties.count)
+    spec.signals = permanent(E.signals.map { s in
+        ArSignalSpec(name: permanent(s.name), return_type: AR_VALUE_NONE, n_params: UInt32(s.params.count),
+                     param_types: permanent(s.params.map(valueType)))
+    })
+    spec.n_signals = UInt32(E.signals.count)
+    spec.vtable = vtable
+    spec.class_data = Unmanaged.passRetained(Registration<E>() as AnyRegistration).toOpaque()
+    let stored = UnsafeMutablePointer<ArElementSpec>.allocate(capacity: 1)
+    stored.initialize(to: spec)
+    return ar_element_register(plugin, stored) != 0
+}

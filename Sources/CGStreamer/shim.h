@@ -1,0 +1,4 @@
+#include <gst/gst.h>
+#include <gst/base/base.h>
+#include <gst/video/video.h>
+#include <gst/video/gstvideometa.h>

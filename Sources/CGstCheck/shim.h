@@ -1,0 +1,1 @@
+#include <gst/check/gstharness.h>

@@ -1,0 +1,192 @@
+import XCTest
+@testable import ARCore
+
+final class TrackerTests: XCTestCase {
+    private let ms: UInt64 = 1_000_000
+
+    /// A 40 px square code with its top-left corner at (x, y).
+    private func code(_ text: String, x: Double, y: Double, quality: Int = 0, symbology: String = "QR-Code") -> Detection {
+        Detection(symbology: symbology, text: text, quad: Quad(Rect(x: x, y: y, width: 40, height: 40)), quality: quality)
+    }
+
+    func testFirstDetectionStartsTrackWithIdOne() {
+        var tracker = Tracker()
+        let update = tracker.update(detections: [code("A", x: 0, y: 0)], timestampNanoseconds: 0)
+        XCTAssertEqual(update.added.map(\.id), [1])
+        XCTAssertEqual(update.tracks.map(\.state), [.detected])
+        XCTAssertEqual(update.tracks.first?.text, "A")
+        XCTAssertEqual(update.updated, [])
+        XCTAssertEqual(update.removed, [])
+    }
+
+    func testIdStaysStableWhileTheCodeMoves() {
+        var tracker = Tracker()
+        var ids: [UInt64] = []
+        for frame in 0..<10 {
+            let update = tracker.update(detections: [code("A", x: Double(frame) * 25, y: 10)],
+                                        timestampNanoseconds: UInt64(frame) * 33 * ms)
+            ids += update.tracks.map(\.id)
+        }
+        XCTAssertEqual(ids, Array(repeating: 1, count: 10))
+    }
+
+    func testMatchedTrackTakesTheNewQuadAndIsReportedUpdated() {
+        var tracker = Tracker()
+        _ = tracker.update(detections: [code("A", x: 0, y: 0, quality: 1)], timestampNanoseconds: 0)
+        let moved = code("A", x: 30, y: 5, quality: 7)
+        let update = tracker.update(detections: [moved], timestampNanoseconds: 40 * ms)
+        XCTAssertEqual(update.updated.map(\.id), [1])
+        XCTAssertEqual(update.added, [])
+        XCTAssertEqual(update.tracks.first?.quad, moved.quad)
+        XCTAssertEqual(update.tracks.first?.quality, 7)
+        XCTAssertEqual(update.tracks.first?.firstSeenNanoseconds, 0)
+        XCTAssertEqual(update.tracks.first?.lastDecodedNanoseconds, 40 * ms)
+    }
+
+    func testDifferentPayloadsGetDifferentIds() {
+        var tracker = Tracker()
+        let update = tracker.update(detections: [code("A", x: 0, y: 0), code("B", x: 100, y: 0)], timestampNanoseconds: 0)
+        XCTAssertEqual(update.tracks.map(\.id), [1, 2])
+        XCTAssertEqual(update.tracks.map(\.text), ["A", "B"])
+    }
+
+    func testSamePayloadWithAnotherSymbologyIsAnotherTrack() {
+        var tracker = Tracker()
+        _ = tracker.update(detections: [code("123", x: 0, y: 0, symbology: "EAN-13")], timestampNanoseconds: 0)
+        let update = tracker.update(detections: [code("123", x: 0, y: 0, symbology: "Code-128")],
+                                    timestampNanoseconds: 40 * ms)
+        XCTAssertEqual(update.added.map(\.id), [2])
+        XCTAssertEqual(update.tracks.map(\.state), [.tracked, .detected])
+    }
+
+    func testTwinsWithSamePayloadKeepSeparateIds() {
+        var tracker = Tracker()
+        let first = tracker.update(detections: [code("TWIN", x: 0, y: 0), code("TWIN", x: 300, y: 0)],
+                                   timestampNanoseconds: 0)
+        XCTAssertEqual(first.tracks.map(\.id), [1, 2])
+        // Both move right by 20 px; given in the opposite order, each keeps the id of the nearer track.
+        let second = tracker.update(detections: [code("TWIN", x: 320, y: 0), code("TWIN", x: 20, y: 0)],
+                                    timestampNanoseconds: 40 * ms)
+        XCTAssertEqual(second.tracks.map(\.id), [1, 2])
+        XCTAssertEqual(second.tracks.map(\.quad.topLeft.x), [20, 320])
+        XCTAssertEqual(second.added, [])
+    }
+
+    func testOneTwinHiddenLeavesTheOtherDetectedAndItselfTracked() {
+        var tracker = Tracker()
+        _ = tracker.update(detections: [code("TWIN", x: 0, y: 0), code("TWIN", x: 300, y: 0)], timestampNanoseconds: 0)
+        let update = tracker.update(detections: [code("TWIN", x: 290, y: 0)], timestampNanoseconds: 40 * ms)
+        XCTAssertEqual(update.tracks.map(\.id), [1, 2])
+        XCTAssertEqual(update.tracks.map(\.state), [.tracked, .detected])
+        XCTAssertEqual(update.tracks[0].quad.topLeft, Point(x: 0, y: 0))
+    }
+
+    func testUndecodedTrackKeepsItsLastQuadAsTracked() {
+        var tracker = Tracker()
+        _ = tracker.update(detections: [code("A", x: 50, y: 60)], timestampNanoseconds: 0)
+        let update = tracker.update(detections: [], timestampNanoseconds: 100 * ms)
+        XCTAssertEqual(update.tracks.map(\.state), [.tracked])
+        XCTAssertEqual(update.tracks.first?.quad.topLeft, Point(x: 50, y: 60))
+        XCTAssertEqual(update.removed, [])
+    }
+
+    func testOcclusionWithinExpiryKeepsIdWhereverTheCodeReappears() {
+        var tracker = Tracker()
+        _ = tracker.update(detections: [code("A", x: 0, y: 0)], timestampNanoseconds: 0)
+        for t in 1...9 { _ = tracker.update(detections: [], timestampNanoseconds: UInt64(t) * 100 * ms) }
+        // Back after 1.0 s exactly (not more than the expiry), far away.
+        let update = tracker.update(detections: [code("A", x: 500, y: 400)], timestampNanoseconds: 1000 * ms)
+        XCTAssertEqual(update.tracks.map(\.id), [1])
+        XCTAssertEqual(update.tracks.map(\.state), [.detected])
+        XCTAssertEqual(update.updated.map(\.id), [1])
+    }
+
+    func testExpiryReportsExactlyOneLostThenForgetsTheTrack() {
+        var tracker = Tracker(configuration: TrackerConfiguration(expiryNanoseconds: 500 * ms))
+        _ = tracker.update(detections: [code("A", x: 0, y: 0)], timestampNanoseconds: 0)
+        var states: [[TrackState]] = []
+        var removedIDs: [[UInt64]] = []
+        for t in stride(from: 100, through: 800, by: 100) {
+            let update = tracker.update(detections: [], timestampNanoseconds: UInt64(t) * ms)
+            states.append(update.tracks.map(\.state))
+            removedIDs.append(update.removed.map(\.id))
+        }
+        // 100..500 ms: within expiry; 600 ms: 600 > 500 → lost once; then gone.
+        XCTAssertEqual(states, [[.tracked], [.tracked], [.tracked], [.tracked], [.tracked], [.lost], [], []])
+        XCTAssertEqual(removedIDs, [[], [], [], [], [], [1], [], []])
+        XCTAssertEqual(tracker.liveTracks, [])
+    }
+
+    func testCodeReturningAfterExpiryGetsANewId() {
+        var tracker = Tracker(configuration: TrackerConfiguration(expiryNanoseconds: 500 * ms))
+        _ = tracker.update(detections: [code("A", x: 0, y: 0)], timestampNanoseconds: 0)
+        let update = tracker.update(detections: [code("A", x: 0, y: 0)], timestampNanoseconds: 501 * ms)
+        XCTAssertEqual(update.tracks.map(\.id), [1, 2])
+        XCTAssertEqual(update.tracks.map(\.state), [.lost, .detected])
+        XCTAssertEqual(update.removed.map(\.id), [1])
+        XCTAssertEqual(update.added.map(\.id), [2])
+    }
+
+    func testIdsAreNeverReusedAfterReset() {
+        var tracker = Tracker()
+        _ = tracker.update(detections: [code("A", x: 0, y: 0), code("B", x: 100, y: 0)], timestampNanoseconds: 0)
+        tracker.reset()
+        XCTAssertEqual(tracker.liveTracks, [])
+        let update = tracker.update(detections: [code("A", x: 0, y: 0)], timestampNanoseconds: 0)
+        XCTAssertEqual(update.tracks.map(\.id), [3])
+        XCTAssertEqual(update.added.map(\.id), [3])
+    }
+
+    func testMaxTracksDropsDetectionsBeyondTheLimit() {
+        var tracker = Tracker(configuration: TrackerConfiguration(maxTracks: 2))
+        let first = tracker.update(detections: [code("A", x: 0, y: 0), code("B", x: 100, y: 0), code("C", x: 200, y: 0)],
+                                   timestampNanoseconds: 0)
+        XCTAssertEqual(first.tracks.map(\.text), ["A", "B"])
+        // Still full while A and B live: C stays out even alone in view.
+        let second = tracker.update(detections: [code("C", x: 200, y: 0)], timestampNanoseconds: 40 * ms)
+        XCTAssertEqual(second.tracks.map(\.text), ["A", "B"])
+        XCTAssertEqual(second.added, [])
+    }
+
+    func testSlotFreedByExpiryIsAvailableOnTheSameFrame() {
+        var tracker = Tracker(configuration: TrackerConfiguration(expiryNanoseconds: 100 * ms, maxTracks: 1))
+        _ = tracker.update(detections: [code("A", x: 0, y: 0)], timestampNanoseconds: 0)
+        let update = tracker.update(detections: [code("B", x: 0, y: 0)], timestampNanoseconds: 200 * ms)
+        XCTAssertEqual(update.tracks.map(\.text), ["A", "B"])
+        XCTAssertEqual(update.tracks.map(\.state), [.lost, .detected])
+    }
+
+    func testDuplicateDetectionsAtTheSamePlaceAreMergedKeepingTheBestQuality() {
+        var tracker = Tracker()
+        let update = tracker.update(detections: [code("A", x: 0, y: 0, quality: 2), code("A", x: 5, y: 3, quality: 9)],
+                                    timestampNanoseconds: 0)
+        XCTAssertEqual(update.tracks.count, 1)
+        XCTAssertEqual(update.tracks.first?.quality, 9)
+        XCTAssertEqual(update.tracks.first?.quad.topLeft, Point(x: 5, y: 3))
+    }
+
+    func testSamePayloadAQuarterSideApartIsNotMerged() {
+        var tracker = Tracker()
+        // Side 40 px: centres 10 px apart are not closer than 40 / 4.
+        let update = tracker.update(detections: [code("A", x: 0, y: 0), code("A", x: 10, y: 0)], timestampNanoseconds: 0)
+        XCTAssertEqual(update.tracks.map(\.id), [1, 2])
+    }
+
+    func testBackwardTimestampEndsLiveTracksAndStartsAfresh() {
+        var tracker = Tracker()
+        _ = tracker.update(detections: [code("A", x: 0, y: 0)], timestampNanoseconds: 5_000 * ms)
+        let update = tracker.update(detections: [code("A", x: 0, y: 0)], timestampNanoseconds: 1_000 * ms)
+        XCTAssertEqual(update.tracks.map(\.id), [1, 2])
+        XCTAssertEqual(update.tracks.map(\.state), [.lost, .detected])
+        XCTAssertEqual(update.removed.map(\.id), [1])
+        XCTAssertEqual(update.tracks[1].firstSeenNanoseconds, 1_000 * ms)
+        let next = tracker.update(detections: [], timestampNanoseconds: 1_040 * ms)
+        XCTAssertEqual(next.tracks.map(\.id), [2])
+        XCTAssertEqual(next.tracks.map(\.state), [.tracked])
+    }
+
+    func testDetectionTextReplacesInvalidUTF8() {
+        let d = Detection(symbology: "QR-Code", payload: [0x41, 0xFF, 0x42], quad: Quad(Rect(x: 0, y: 0, width: 1, height: 1)))
+        XCTAssertEqual(d.text, "A\u{FFFD}B")
+    }
+}

@@ -1,0 +1,135 @@
+/* arbridge: the generic C side of arbarcode's Swift elements.
+ *
+ * GObject needs a few things Swift cannot express: GST_PLUGIN_DEFINE, GType registration with
+ * class_init/instance_init, property installation and vfunc pointers. This bridge does them once,
+ * driven by a table (ArElementSpec) that the Swift side fills in. Every element's behaviour lives
+ * in Swift, behind the callbacks of ArElementVTable.
+ *
+ * Ownership: a spec passed to ar_element_register(), and everything it points to, must stay valid
+ * for the life of the process (GType classes are never unloaded). `impl` is an opaque, retained
+ * Swift object owned by the element instance: created in instance_init, released in finalize.
+ *
+ * Threads: get/set_property run on whatever thread the application uses; start, stop, set_info
+ * run on the state-change or streaming thread; transform and events run on the streaming thread.
+ * The Swift side guards property values with a lock.
+ */
+#ifndef ARBRIDGE_H
+#define ARBRIDGE_H
+
+#include <gst/gst.h>
+#include <gst/base/gstbasetransform.h>
+#include <gst/video/video.h>
+#include <gst/video/gstvideofilter.h>
+
+G_BEGIN_DECLS
+
+/** Value types for properties and signal parameters. */
+typedef enum {
+  AR_VALUE_BOOLEAN,
+  AR_VALUE_INT,
+  AR_VALUE_UINT,
+  AR_VALUE_INT64,
+  AR_VALUE_UINT64,
+  AR_VALUE_DOUBLE,
+  AR_VALUE_STRING,
+  AR_VALUE_ENUM,      /* property only: a GEnum registered from enum_values */
+  AR_VALUE_POINTER,   /* signal parameter only: e.g. a cairo_t* */
+  AR_VALUE_STRUCTURE, /* signal parameter only: a GstStructure (boxed) */
+  AR_VALUE_NONE       /* signal return type: void */
+} ArValueType;
+
+/** One value of an enum property. */
+typedef struct {
+  gint value;
+  const gchar *name;  /* shown by gst-inspect, e.g. "Decode on a worker thread" */
+  const gchar *nick;  /* used in pipelines, e.g. "async" */
+} ArEnumValue;
+
+/** One property. Numbers use the int or double fields according to `type`. */
+typedef struct {
+  ArValueType type;
+  const gchar *name;   /* kebab-case */
+  const gchar *nick;
+  const gchar *blurb;  /* what it does, unit, meaning of special values */
+  gint64 int_min, int_max, int_default;     /* BOOLEAN (default), INT, UINT, INT64, UINT64, ENUM (default) */
+  gdouble double_min, double_max, double_default;
+  const gchar *string_default;              /* STRING; may be NULL */
+  const gchar *enum_type_name;              /* ENUM: GType name, e.g. "ArDetectMode" */
+  const ArEnumValue *enum_values;
+  guint n_enum_values;
+  gboolean mutable_in_playing;              /* may be changed while PLAYING */
+} ArPropertySpec;
+
+/** One action-less GObject signal (G_SIGNAL_RUN_LAST). */
+typedef struct {
+  const gchar *name;
+  ArValueType return_type;
+  guint n_params;
+  const ArValueType *param_types;
+} ArSignalSpec;
+
+/** Which GStreamer base class the element derives from. */
+typedef enum {
+  AR_BASE_VIDEO_FILTER = 0  /* GstVideoFilter, in place (transform_ip) */
+} ArBaseKind;
+
+/** Callbacks into Swift. `impl` is the pointer returned by `create`. NULL entries are skipped. */
+typedef struct {
+  gpointer (*create) (gpointer class_data, GstElement * element);
+  void (*destroy) (gpointer impl);
+  void (*get_property) (gpointer impl, guint index, GValue * value);
+  void (*set_property) (gpointer impl, guint index, const GValue * value);
+  /* Return FALSE after posting an error message. */
+  gboolean (*start) (gpointer impl);
+  gboolean (*stop) (gpointer impl);
+  gboolean (*set_info) (gpointer impl, GstCaps * incaps, const GstVideoInfo * in_info);
+  /* `frame` is mapped read-only or read-write according to ArElementSpec.writes_frame; the buffer
+   * is writable for metadata. */
+  GstFlowReturn (*transform_frame) (gpointer impl, GstBuffer * buffer, GstVideoFrame * frame);
+  /* Called before the default handling; return FALSE to drop (consume) the event. */
+  gboolean (*sink_event) (gpointer impl, GstEvent * event);
+} ArElementVTable;
+
+/** Everything that describes one element type. */
+typedef struct {
+  ArBaseKind base;
+  const gchar *factory_name;  /* e.g. "arbarcodedetect" */
+  const gchar *type_name;     /* e.g. "ArBarcodeDetect" */
+  const gchar *long_name;
+  const gchar *klass;
+  const gchar *description;
+  const gchar *author;
+  guint rank;
+  const gchar *sink_caps;     /* caps string */
+  const gchar *src_caps;
+  gboolean writes_frame;      /* map frames read-write (drawing) instead of read-only (analysis) */
+  const ArPropertySpec *properties;
+  guint n_properties;
+  const ArSignalSpec *signals;
+  guint n_signals;
+  ArElementVTable vtable;
+  gpointer class_data;        /* passed to vtable.create */
+} ArElementSpec;
+
+/** Registers a GType for `spec` and the element factory with `plugin`. */
+gboolean ar_element_register (GstPlugin * plugin, const ArElementSpec * spec);
+
+/** Emits signal number `signal_index` of the element's spec. `params` holds the parameters after
+ * the instance, already initialised to the declared types. `return_value` may be NULL. */
+void ar_element_emit_signal (GstElement * element, guint signal_index, const GValue * params,
+    guint n_params, GValue * return_value);
+
+/** Posts an error (or warning) message like GST_ELEMENT_ERROR. Copies `text` and `debug`. */
+void ar_element_post_message (GstElement * element, GstMessageType type, GQuark domain,
+    gint code, const gchar * text, const gchar * debug, const gchar * file,
+    const gchar * function, gint line);
+
+/** The GType of an ArValueType (e.g. for GValue initialisation from Swift). */
+GType ar_value_gtype (ArValueType type);
+
+/** Registers the arbarcode plugin statically, for applications and tests that link it. */
+gboolean ar_plugin_register_static (void);
+
+G_END_DECLS
+
+#endif
