@@ -140,10 +140,55 @@ ar_stop (GstBaseTransform * trans)
   return spec->vtable.stop ? spec->vtable.stop (AR_VIDEO_FILTER (trans)->impl) : TRUE;
 }
 
+/* Refused caps: say which element, what it got and what it takes (GStreamer's own report is a
+ * bare "not-negotiated" from upstream). An ERROR when the caps event arrives; a WARNING when
+ * upstream only asked (accept-caps), since upstream then fails with its own error. */
+static void
+post_refused_caps (GstBaseTransform * trans, GstCaps * caps, GstMessageType type)
+{
+  GstCaps *accepted = gst_pad_get_pad_template_caps (GST_BASE_TRANSFORM_SINK_PAD (trans));
+  gchar *got = gst_caps_to_string (caps);
+  gchar *takes = gst_caps_to_string (accepted);
+  gchar *text = g_strdup_printf ("%s cannot handle this video format: %s", GST_OBJECT_NAME (trans), got);
+  gchar *debug = g_strdup_printf ("accepted caps: %s", takes);
+  gst_element_message_full (GST_ELEMENT (trans), type, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
+      text, debug, __FILE__, GST_FUNCTION, __LINE__);
+  g_free (got);
+  g_free (takes);
+  gst_caps_unref (accepted);
+}
+
+static gboolean
+ar_accept_caps (GstBaseTransform * trans, GstPadDirection direction, GstCaps * caps)
+{
+  gboolean ok = GST_BASE_TRANSFORM_CLASS (PARENT_CLASS (trans))->accept_caps (trans, direction, caps);
+  if (!ok && direction == GST_PAD_SINK && gst_caps_is_fixed (caps)) {
+    GstCaps *accepted = gst_pad_get_pad_template_caps (GST_BASE_TRANSFORM_SINK_PAD (trans));
+    /* Only a format the element never takes is worth a message, not one refused downstream. */
+    if (!gst_caps_can_intersect (caps, accepted))
+      post_refused_caps (trans, caps, GST_MESSAGE_WARNING);
+    gst_caps_unref (accepted);
+  }
+  return ok;
+}
+
 static gboolean
 ar_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
   const ArElementSpec *spec = SPEC (trans);
+  if (GST_EVENT_TYPE (event) == GST_EVENT_CAPS) {
+    GstCaps *caps, *accepted;
+    gboolean ok;
+    gst_event_parse_caps (event, &caps);
+    accepted = gst_pad_get_pad_template_caps (GST_BASE_TRANSFORM_SINK_PAD (trans));
+    ok = gst_caps_can_intersect (caps, accepted);
+    gst_caps_unref (accepted);
+    if (!ok) {
+      post_refused_caps (trans, caps, GST_MESSAGE_ERROR);
+      gst_event_unref (event);
+      return FALSE;
+    }
+  }
   if (spec->vtable.sink_event
       && !spec->vtable.sink_event (AR_VIDEO_FILTER (trans)->impl, event)) {
     gst_event_unref (event);
@@ -239,6 +284,7 @@ ar_class_init (gpointer g_class, gpointer class_data)
   trans_class->start = ar_start;
   trans_class->stop = ar_stop;
   trans_class->sink_event = ar_sink_event;
+  trans_class->accept_caps = ar_accept_caps;
   trans_class->transform_ip = ar_transform_ip;
   trans_class->transform_ip_on_passthrough = FALSE;
   filter_class->set_info = ar_set_info;

@@ -54,6 +54,18 @@ struct CodeProjection: Sendable {
         quietX = Double(matrix.quietZoneModules)
         quietY = margin / unitY
         k = p.perspective / halfH
+        lowX = -Int(quietX) - 1
+        highX = cols + Int(quietX)
+        lowY = Int((-quietY).rounded(.down)) - 1
+        highY = Int((Double(rows) + quietY).rounded(.up))
+        invUnitX = 1 / unitX
+        invUnitY = 1 / unitY
+        endX = Double(cols) + quietX
+        endY = Double(rows) + quietY
+        intShiftX = Int(quietX) + 1
+        intShiftY = Int(quietY.rounded(.up)) + 1
+        shiftX = Double(intShiftX)
+        shiftY = Double(intShiftY)
         let reach = abs(p.perspective) * (halfH + margin) / halfH
         guard reach <= 0.9 else { throw CodeGenError.perspectiveTooStrong(p.perspective) }
     }
@@ -77,35 +89,59 @@ struct CodeProjection: Sendable {
     /// Outline of the quiet zone (the white rectangle drawn around the symbol).
     var quietZoneQuad: Quad { quad(halfWidth: halfW + margin, halfHeight: halfH + margin) }
 
-    // Cell keys: every screen point falls in a region that is a product of two intervals in local
-    // coordinates (one matrix column/row, one quiet-zone column/row band, or one of the eight
-    // unbounded regions around the quiet zone), hence convex on screen too. If all four corners of
-    // a pixel share a key, the whole pixel has that key's colour.
-    static let low = -(1 << 21), high = 1 << 21, bias = 1 << 22
-    /// Key of points beyond the vanishing line (never part of the code).
-    static let far = -1
+    // Cells: along each local axis the plane is cut into consecutive intervals, numbered in
+    // order: `lowX` (beyond the quiet zone), the quiet-zone and matrix columns (floor of the
+    // module coordinate), `highX` (beyond the other side); likewise for rows. A pixel is convex,
+    // so its module coordinates lie between those of its four corners: it lies inside the block
+    // of cells spanned by its corners' indices, and if every cell of that block has the same
+    // shade, so does the whole pixel.
+    /// Column index of cells left of the quiet zone.
+    let lowX: Int
+    /// Column index of cells right of the quiet zone.
+    let highX: Int
+    /// Row index of cells above the quiet zone.
+    let lowY: Int
+    /// Row index of cells below the quiet zone.
+    let highY: Int
+    // Precomputed for `cell(up:vp:)`.
+    private let invUnitX: Double, invUnitY: Double, endX: Double, endY: Double
+    private let shiftX: Double, shiftY: Double, intShiftX: Int, intShiftY: Int
+    /// Column index marking points beyond the vanishing line (never part of the code).
+    static let far = Int.min
 
-    /// The region key of screen point (x, y).
+    /// Screen point (x, y) rotated back into the code's axes (before undoing the keystone):
+    /// (u', v') in pixels relative to the centre.
     @inline(__always)
-    func key(_ x: Double, _ y: Double) -> Int {
+    func unrotated(_ x: Double, _ y: Double) -> (Double, Double) {
         let dx = x - cx, dy = y - cy
-        let up = dx * cosT + dy * sinT
-        let vp = -dx * sinT + dy * cosT
-        let d = 1 - k * vp
-        if !(d > 1e-12) { return Self.far }
-        let mx = (up / d + halfW) / unitX
-        let my = (vp / d + halfH) / unitY
-        let kx = mx < -quietX ? Self.low : (mx >= Double(cols) + quietX ? Self.high : Int(mx.rounded(.down)))
-        let ky = my < -quietY ? Self.low : (my >= Double(rows) + quietY ? Self.high : Int(my.rounded(.down)))
-        return ((kx + Self.bias) << 24) | (ky + Self.bias)
+        return (dx * cosT + dy * sinT, -dx * sinT + dy * cosT)
     }
 
-    /// Colour class of a key: 0 = outside the quiet zone (keep background), 1 = light, 2 = dark.
+    /// The cell (column, row index) of screen point (x, y); column `far` beyond the vanishing line.
     @inline(__always)
-    func shade(_ key: Int, _ matrix: CodeMatrix) -> Int {
-        if key == Self.far { return 0 }
-        let kx = (key >> 24) - Self.bias, ky = (key & 0xFF_FFFF) - Self.bias
-        if kx == Self.low || kx == Self.high || ky == Self.low || ky == Self.high { return 0 }
+    func cell(_ x: Double, _ y: Double) -> (Int, Int) {
+        let (up, vp) = unrotated(x, y)
+        return cell(up: up, vp: vp)
+    }
+
+    /// The cell of the point with unrotated coordinates (u', v'), pixels (see `unrotated`).
+    @inline(__always)
+    func cell(up: Double, vp: Double) -> (Int, Int) {
+        let d = 1 - k * vp
+        if !(d > 1e-12) { return (Self.far, 0) }
+        let inv = 1 / d
+        let mx = (up * inv + halfW) * invUnitX
+        let my = (vp * inv + halfH) * invUnitY
+        // Truncation equals floor here because the shifted coordinate is not negative.
+        let kx = mx < -quietX ? lowX : (mx >= endX ? highX : Int(mx + shiftX) - intShiftX)
+        let ky = my < -quietY ? lowY : (my >= endY ? highY : Int(my + shiftY) - intShiftY)
+        return (kx, ky)
+    }
+
+    /// Shade of a cell: 0 = outside the quiet zone (keep background), 1 = light, 2 = dark.
+    @inline(__always)
+    func shade(_ kx: Int, _ ky: Int, _ matrix: CodeMatrix) -> Int {
+        if kx <= lowX || kx >= highX || ky <= lowY || ky >= highY { return 0 }
         return matrix.isDark(x: kx, y: ky) ? 2 : 1
     }
 }

@@ -49,42 +49,62 @@ public struct CodeRenderer: Hashable, Sendable {
         guard x0 < x1, y0 < y1 else { return proj.symbolQuad }
 
         let n = min(16, max(1, samplesPerAxis))
-        let offsets = (0..<n).map { (Double($0) + 0.5) / Double(n) }
+        // Sample offsets inside a pixel, pre-rotated: (Δu', Δv') from the pixel's top-left corner.
+        var offsetsU: [Double] = [], offsetsV: [Double] = []
+        for j in 0..<n {
+            for i in 0..<n {
+                let ox = (Double(i) + 0.5) / Double(n), oy = (Double(j) + 0.5) / Double(n)
+                offsetsU.append(ox * proj.cosT + oy * proj.sinT)
+                offsetsV.append(-ox * proj.sinT + oy * proj.cosT)
+            }
+        }
         let total = n * n
         let levels = [0, Int(lightLevel), Int(darkLevel)]
         let count = x1 - x0 + 1
-        var upper = [Int](repeating: 0, count: count), lower = upper
-        for i in 0..<count { upper[i] = proj.key(Double(x0 + i), Double(y0)) }
+        // Cells of the pixel corners on the row above (upper) and below (lower) the current pixel row.
+        var upperX = [Int](repeating: 0, count: count), upperY = upperX, lowerX = upperX, lowerY = upperX
+        for i in 0..<count { (upperX[i], upperY[i]) = proj.cell(Double(x0 + i), Double(y0)) }
         let stride = image.stride
+        let far = CodeProjection.far
 
         image.pixels.withUnsafeMutableBufferPointer { px in
             for y in y0..<y1 {
-                for i in 0..<count { lower[i] = proj.key(Double(x0 + i), Double(y + 1)) }
+                for i in 0..<count { (lowerX[i], lowerY[i]) = proj.cell(Double(x0 + i), Double(y + 1)) }
                 let row = y * stride
                 for x in x0..<x1 {
                     let i = x - x0
-                    let a = upper[i]
-                    if a == upper[i + 1], a == lower[i], a == lower[i + 1] {
-                        let s = proj.shade(a, matrix)
-                        if s != 0 { px[row + x] = UInt8(levels[s]) }
-                        continue
+                    let ax = upperX[i], bx = upperX[i + 1], cx = lowerX[i], dx = lowerX[i + 1]
+                    if ax == far, bx == far, cx == far, dx == far { continue }
+                    if ax != far, bx != far, cx != far, dx != far {
+                        let ay = upperY[i], by = upperY[i + 1], cy = lowerY[i], dy = lowerY[i + 1]
+                        let minX = min(min(ax, bx), min(cx, dx)), maxX = max(max(ax, bx), max(cx, dx))
+                        let minY = min(min(ay, by), min(cy, dy)), maxY = max(max(ay, by), max(cy, dy))
+                        if maxX - minX <= 1, maxY - minY <= 1 {
+                            // The pixel lies within this block of at most 2×2 cells.
+                            let s = proj.shade(minX, minY, matrix)
+                            if s == proj.shade(maxX, minY, matrix), s == proj.shade(minX, maxY, matrix),
+                               s == proj.shade(maxX, maxY, matrix) {
+                                if s != 0 { px[row + x] = UInt8(levels[s]) }
+                                continue
+                            }
+                        }
                     }
                     var counts = (0, 0, 0)
-                    for oy in offsets {
-                        let sy = Double(y) + oy
-                        for ox in offsets {
-                            switch proj.shade(proj.key(Double(x) + ox, sy), matrix) {
-                            case 0: counts.0 += 1
-                            case 1: counts.1 += 1
-                            default: counts.2 += 1
-                            }
+                    let (u0, v0) = proj.unrotated(Double(x), Double(y))
+                    for j in 0..<total {
+                        let (kx, ky) = proj.cell(up: u0 + offsetsU[j], vp: v0 + offsetsV[j])
+                        switch kx == far ? 0 : proj.shade(kx, ky, matrix) {
+                        case 0: counts.0 += 1
+                        case 1: counts.1 += 1
+                        default: counts.2 += 1
                         }
                     }
                     if counts.0 == total { continue }
                     let sum = counts.0 * Int(px[row + x]) + counts.1 * levels[1] + counts.2 * levels[2]
                     px[row + x] = UInt8((sum + total / 2) / total)
                 }
-                swap(&upper, &lower)
+                swap(&upperX, &lowerX)
+                swap(&upperY, &lowerY)
             }
         }
         return proj.symbolQuad

@@ -31,6 +31,7 @@ public struct ObjectRecord: Hashable, Sendable {
     /// How the track was seen on this frame.
     public var state: TrackState
 
+    /// A record with every field given (quad in pixels).
     public init(id: UInt64, symbology: String, payload: [UInt8], quad: Quad, state: TrackState) {
         self.id = id
         self.symbology = symbology
@@ -67,6 +68,7 @@ public struct FrameRecord: Hashable, Sendable {
     /// The codes reported on this frame.
     public var objects: [ObjectRecord]
 
+    /// A record with every field given (pts in nanoseconds, size in pixels).
     public init(frame: UInt64, ptsNanoseconds: UInt64?, width: Int, height: Int, objects: [ObjectRecord]) {
         self.frame = frame
         self.ptsNanoseconds = ptsNanoseconds

@@ -21,6 +21,7 @@ public struct Detection: Hashable, Sendable {
     /// Detector-specific quality score (higher is better).
     public var quality: Int
 
+    /// A detection of `payload` bytes at `quad` (pixels).
     public init(symbology: String, payload: [UInt8], quad: Quad, quality: Int = 0) {
         self.symbology = symbology
         self.payload = payload
@@ -56,6 +57,7 @@ public struct Track: Hashable, Sendable {
     /// Quality of the last decoding.
     public var quality: Int
 
+    /// A track with every field given (timestamps in nanoseconds); normally made by `Tracker`.
     public init(id: UInt64, symbology: String, payload: [UInt8], quad: Quad, state: TrackState,
                 firstSeenNanoseconds: UInt64, lastDecodedNanoseconds: UInt64, quality: Int) {
         self.id = id
@@ -79,6 +81,7 @@ public struct TrackerConfiguration: Hashable, Sendable {
     /// Most live tracks at once; detections that would start a track beyond this are dropped.
     public var maxTracks: Int
 
+    /// Defaults: expiry 1 s (1_000_000_000 ns), at most 64 live tracks.
     public init(expiryNanoseconds: UInt64 = 1_000_000_000, maxTracks: Int = 64) {
         self.expiryNanoseconds = expiryNanoseconds
         self.maxTracks = maxTracks
@@ -96,6 +99,7 @@ public struct TrackerUpdate: Hashable, Sendable {
     /// Tracks `lost` on this frame; they will not be reported again.
     public var removed: [Track]
 
+    /// An update with the given lists (expected sorted by id).
     public init(tracks: [Track], added: [Track], updated: [Track], removed: [Track]) {
         self.tracks = tracks
         self.added = added
@@ -118,6 +122,7 @@ public struct Tracker: Sendable {
     private var nextID: UInt64 = 1
     private var lastTimestamp: UInt64?
 
+    /// An empty tracker; the first track gets id 1.
     public init(configuration: TrackerConfiguration = TrackerConfiguration()) {
         self.configuration = configuration
     }

@@ -21,6 +21,8 @@ public final class BarcodeDetector {
         for s in symbologies {
             zbar_image_scanner_set_config(scanner, s.type, ZBAR_CFG_ENABLE, 1)
         }
+        // Raw bytes: zbar would otherwise guess a text encoding and re-encode (mangling UTF-8).
+        zbar_image_scanner_set_config(scanner, ZBAR_QRCODE, ZBAR_CFG_BINARY, 1)
         // Keep positions so every symbol reports its outline.
         zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_POSITION, 1)
         zbar_image_set_format(image, 0x3030_3859)  // fourcc "Y800"

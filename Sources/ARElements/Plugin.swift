@@ -6,10 +6,10 @@ import CGStreamer
 public func arSwiftPluginInit(_ plugin: OpaquePointer?) -> gboolean {
     guard let plugin else { return 0 }
     var ok = true
-    ok = registerElement(BarcodeDetect.self, plugin: plugin) && ok
-    ok = registerElement(Track.self, plugin: plugin) && ok
-    ok = registerElement(BarcodeTrack.self, plugin: plugin) && ok
-    ok = registerElement(Overlay.self, plugin: plugin) && ok
-    ok = registerElement(Export.self, plugin: plugin) && ok
+    ok = registerElement(ArBarcodeDetect.self, plugin: plugin) && ok
+    ok = registerElement(ArTrack.self, plugin: plugin) && ok
+    ok = registerElement(ArBarcodeTrack.self, plugin: plugin) && ok
+    ok = registerElement(ArOverlay.self, plugin: plugin) && ok
+    ok = registerElement(ArExport.self, plugin: plugin) && ok
     return ok ? 1 : 0
 }

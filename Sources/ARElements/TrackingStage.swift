@@ -26,18 +26,18 @@ final class TrackingStage {
         if c != tracker.configuration { tracker.configuration = c }
     }
 
-    /// Runs the tracker for `buffer` and replaces its barcode ROI metas with the tracks.
+    /// Runs the tracker for `frame` and replaces its codes with the tracks.
     @discardableResult
-    func process(_ detections: [Detection], buffer: Buffer) -> TrackerUpdate {
+    func process(_ detections: [Detection], frame: VideoFrame) -> TrackerUpdate {
+        let buffer = frame.buffer
         let t = buffer.ptsNanoseconds ?? frameIndex &* frameDurationNanoseconds
         frameIndex &+= 1
         if buffer.isDiscont && frameIndex > 1 { tracker.reset() }
         let update = tracker.update(detections: detections, timestampNanoseconds: t)
-        buffer.removeBarcodeRegions()
-        for track in update.tracks {
-            buffer.addBarcodeRegion(BarcodeRegion(trackID: track.id, symbology: track.symbology, payload: track.payload,
-                                                  quad: track.quad, state: track.state, quality: track.quality))
-        }
+        frame.setBarcodeRegions(update.tracks.map {
+            BarcodeRegion(trackID: $0.id, symbology: $0.symbology, payload: $0.payload, quad: $0.quad, state: $0.state,
+                          quality: $0.quality)
+        })
         return update
     }
 }

@@ -1,15 +1,27 @@
 import ARCore
 import CGStreamer
 
-/// One code on a buffer, carried as a standard `GstVideoRegionOfInterestMeta`:
-/// `roi_type` = symbology (e.g. `QR-Code`), `id` = track id (-1 before tracking), x/y/w/h = the
-/// quad's bounding box, and a params structure named `arbarcode` with the fields
-/// `data` (string), `payload` (GBytes, exact bytes), `symbology` (string),
-/// `quad` (array of 8 doubles: x0,y0 … x3,y3, pixels, clockwise from the code's top-left),
-/// `state` (`detected` | `tracked` | `lost`), `quality` (int) and, once tracked, `track-id` (uint64).
+/// One code on a buffer.
+///
+/// Codes travel in two forms, written together by `Buffer.setBarcodeRegions`:
+/// - one standard `GstVideoRegionOfInterestMeta` per code, for any GStreamer element:
+///   `roi_type` = symbology (e.g. `QR-Code`), `id` = track id (-1 before tracking), x/y/w/h = the
+///   quad's bounding box, and a params structure named `arbarcode` (fields below);
+/// - one `ArBarcodeMeta` custom meta per frame (a structure `arbarcode-frame` with the frame
+///   `width` and `height` the quads refer to and a `codes` list of `arbarcode` structures). It has
+///   no tags, so converters and scalers copy it as is; readers rescale the quads to the frame they
+///   see. (GStreamer 1.22 drops ROI params when a scaler transforms the ROI meta.)
+///
+/// `arbarcode` fields: `data` (string, UTF-8 with replacement), `payload` (GBytes, exact bytes),
+/// `symbology` (string), `quad` (array of 8 doubles: x0,y0 … x3,y3 in pixels, clockwise from the
+/// code's own top-left), `state` (`detected` | `tracked` | `lost`), `quality` (int) and, once
+/// tracked, `track-id` (uint64).
 public struct BarcodeRegion: Equatable {
-    /// Name of the params structure.
+    /// Name of the per-code structure.
     public static let paramsName = "arbarcode"
+    /// Name of the custom meta and of its structure.
+    public static let metaName = "ArBarcodeMeta"
+    static let frameStructureName = "arbarcode-frame"
 
     /// Track id; nil for a detection not yet tracked.
     public var trackID: UInt64?
@@ -33,43 +45,129 @@ public struct BarcodeRegion: Equatable {
 
     /// The payload as text (UTF-8; invalid sequences replaced).
     public var text: String { String(decoding: payload, as: UTF8.self) }
+
+    /// The `arbarcode` structure describing this code.
+    public func structure() -> OwnedStructure {
+        let s = OwnedStructure(name: BarcodeRegion.paramsName)
+        s.set("data", string: text)
+        s.set("payload", bytes: payload)
+        s.set("symbology", string: symbology)
+        s.set("quad", doubles: quad.corners.flatMap { [$0.x, $0.y] })
+        s.set("state", string: state.rawValue)
+        s.set("quality", int: Int32(clamping: quality))
+        if let id = trackID { s.set("track-id", uint64: id) }
+        return s
+    }
+
+    /// Reads an `arbarcode` structure; nil when it lacks a valid quad.
+    public init?(structure: StructureView, fallbackSymbology: String? = nil) {
+        guard let q = structure.doubles("quad"), q.count == 8,
+              let quad = Quad([Point(x: q[0], y: q[1]), Point(x: q[2], y: q[3]), Point(x: q[4], y: q[5]), Point(x: q[6], y: q[7])])
+        else { return nil }
+        self.init(trackID: structure.uint64("track-id"),
+                  symbology: structure.string("symbology") ?? fallbackSymbology ?? "",
+                  payload: structure.bytes("payload") ?? Array((structure.string("data") ?? "").utf8),
+                  quad: quad,
+                  state: structure.string("state").flatMap(TrackState.init(rawValue:)) ?? .detected,
+                  quality: Int(structure.int("quality") ?? 0))
+    }
+}
+
+/// Registers the custom meta once per process.
+private let barcodeMetaRegistered: Bool = {
+    var noTags: [UnsafePointer<CChar>?] = [nil]
+    return noTags.withUnsafeMutableBufferPointer {
+        gst_meta_register_custom(BarcodeRegion.metaName, $0.baseAddress, nil, nil, nil) != nil
+    }
+}()
+
+extension VideoFrame {
+    /// The codes on this frame, quads in this frame's pixels.
+    public var barcodeRegions: [BarcodeRegion] { buffer.barcodeRegions(frameWidth: width, frameHeight: height) }
+
+    /// Replaces the codes on this frame; quads in this frame's pixels.
+    public func setBarcodeRegions(_ regions: [BarcodeRegion]) {
+        buffer.setBarcodeRegions(regions, frameWidth: width, frameHeight: height)
+    }
 }
 
 extension Buffer {
-    /// Adds `region` as a GstVideoRegionOfInterestMeta. The buffer must be writable (it is in `transform`).
-    public func addBarcodeRegion(_ region: BarcodeRegion) {
-        let box = region.quad.boundingBox.integral
-        let x = UInt32(max(0, box.x)), y = UInt32(max(0, box.y))
-        let meta = gst_buffer_add_video_region_of_interest_meta(pointer, region.symbology, x, y,
-                                                                UInt32(max(0, box.width)), UInt32(max(0, box.height)))!
-        meta.pointee.id = region.trackID.map { Int32(truncatingIfNeeded: $0) } ?? -1
-        meta.pointee.parent_id = -1
-        let s = OwnedStructure(name: BarcodeRegion.paramsName)
-        s.set("data", string: region.text)
-        s.set("payload", bytes: region.payload)
-        s.set("symbology", string: region.symbology)
-        s.set("quad", doubles: region.quad.corners.flatMap { [$0.x, $0.y] })
-        s.set("state", string: region.state.rawValue)
-        s.set("quality", int: Int32(clamping: region.quality))
-        if let id = region.trackID { s.set("track-id", uint64: id) }
-        gst_video_region_of_interest_meta_add_param(meta, s.release())
+    /// Replaces the buffer's codes with `regions`, whose quads are in pixels of a
+    /// `frameWidth` × `frameHeight` frame. The buffer must be writable (it is in `transform`).
+    public func setBarcodeRegions(_ regions: [BarcodeRegion], frameWidth: Int, frameHeight: Int) {
+        removeBarcodeRegions()
+        guard !regions.isEmpty else { return }
+        for region in regions {
+            let box = region.quad.boundingBox.intersection(Rect(x: 0, y: 0, width: Double(frameWidth), height: Double(frameHeight))).integral
+            let meta = gst_buffer_add_video_region_of_interest_meta(pointer, region.symbology, UInt32(max(0, box.x)),
+                                                                    UInt32(max(0, box.y)), UInt32(max(0, box.width)),
+                                                                    UInt32(max(0, box.height)))!
+            meta.pointee.id = region.trackID.map { Int32(truncatingIfNeeded: $0) } ?? -1
+            meta.pointee.parent_id = -1
+            gst_video_region_of_interest_meta_add_param(meta, region.structure().release())
+        }
+        precondition(barcodeMetaRegistered, "registering ArBarcodeMeta failed")
+        guard let custom = gst_buffer_add_custom_meta(pointer, BarcodeRegion.metaName),
+              let s = gst_custom_meta_get_structure(custom) else { return }
+        gst_structure_set_name(s, BarcodeRegion.frameStructureName)
+        let frame = OwnedStructure(name: BarcodeRegion.frameStructureName)
+        frame.set("width", int: Int32(frameWidth))
+        frame.set("height", int: Int32(frameHeight))
+        frame.set("codes", structures: regions.map { $0.structure() })
+        // The meta owns its structure: move the fields over.
+        for field in ["width", "height", "codes"] {
+            gst_structure_set_value(s, field, gst_structure_get_value(frame.borrowed, field))
+        }
     }
 
-    /// Every ROI meta of this buffer that carries `arbarcode` params, in buffer order.
-    public func barcodeRegions() -> [BarcodeRegion] {
+    /// The buffer's codes with quads in pixels of a `frameWidth` × `frameHeight` frame: from the
+    /// `ArBarcodeMeta` (rescaled if the video was scaled since), else from ROI metas carrying
+    /// `arbarcode` params (e.g. written by another element), mapped through their boxes.
+    /// Without a frame size, quads are returned in the pixels of the frame they were written for.
+    public func barcodeRegions(frameWidth: Int? = nil, frameHeight: Int? = nil) -> [BarcodeRegion] {
+        if barcodeMetaRegistered, let custom = gst_buffer_get_custom_meta(pointer, BarcodeRegion.metaName),
+           let s = gst_custom_meta_get_structure(custom) {
+            let view = StructureView(s)
+            let w = Double(view.int("width") ?? 0), h = Double(view.int("height") ?? 0)
+            let sx = w > 0 && frameWidth != nil ? Double(frameWidth!) / w : 1
+            let sy = h > 0 && frameHeight != nil ? Double(frameHeight!) / h : 1
+            return view.structures("codes").compactMap { code in
+                guard var r = BarcodeRegion(structure: code) else { return nil }
+                if sx != 1 || sy != 1 { r.quad = r.quad.scaled(sx: sx, sy: sy) }
+                return r
+            }
+        }
         var out: [BarcodeRegion] = []
         forEachRegionMeta { meta in
-            if let r = BarcodeRegion(meta: meta) { out.append(r) }
+            if let params = gst_video_region_of_interest_meta_get_param(meta, BarcodeRegion.paramsName),
+               var r = BarcodeRegion(structure: StructureView(params),
+                                     fallbackSymbology: String(cString: g_quark_to_string(meta.pointee.roi_type))) {
+                r.quad = Self.map(r.quad, toBox: meta.pointee)
+                out.append(r)
+            }
             return false
         }
         return out
     }
 
-    /// Removes every ROI meta that carries `arbarcode` params (other ROI metas stay).
+    /// Removes this project's metas: `ArBarcodeMeta` and ROI metas with `arbarcode` params.
     public func removeBarcodeRegions() {
         forEachRegionMeta { meta in
             gst_video_region_of_interest_meta_get_param(meta, BarcodeRegion.paramsName) != nil
         }
+        if barcodeMetaRegistered, let custom = gst_buffer_get_custom_meta(pointer, BarcodeRegion.metaName) {
+            _ = custom.withMemoryRebound(to: GstMeta.self, capacity: 1) { gst_buffer_remove_meta(pointer, $0) }
+        }
+    }
+
+    /// Maps a quad whose ROI box was moved or scaled by another element onto that box.
+    private static func map(_ quad: Quad, toBox roi: GstVideoRegionOfInterestMeta) -> Quad {
+        let b = quad.boundingBox
+        guard b.width > 1, b.height > 1, roi.w > 0, roi.h > 0 else { return quad }
+        let sx = Double(roi.w) / b.width, sy = Double(roi.h) / b.height
+        // Within rounding of the box: leave the exact corners alone.
+        if abs(sx - 1) < 0.05, abs(sy - 1) < 0.05 { return quad }
+        return quad.translated(dx: -b.minX, dy: -b.minY).scaled(sx: sx, sy: sy).translated(dx: Double(roi.x), dy: Double(roi.y))
     }
 
     /// Calls `body` on each ROI meta; removes the meta when `body` returns true.
@@ -82,21 +180,5 @@ extension Buffer {
             if body(roi) { doomed.append(meta) }
         }
         for meta in doomed { _ = gst_buffer_remove_meta(pointer, meta) }
-    }
-}
-
-extension BarcodeRegion {
-    /// Reads a ROI meta written by `addBarcodeRegion` (or by another element with the same params).
-    init?(meta: UnsafeMutablePointer<GstVideoRegionOfInterestMeta>) {
-        guard let params = gst_video_region_of_interest_meta_get_param(meta, BarcodeRegion.paramsName) else { return nil }
-        let s = StructureView(params)
-        guard let q = s.doubles("quad"), q.count == 8,
-              let quad = Quad([Point(x: q[0], y: q[1]), Point(x: q[2], y: q[3]), Point(x: q[4], y: q[5]), Point(x: q[6], y: q[7])])
-        else { return nil }
-        let symbology = s.string("symbology") ?? String(cString: g_quark_to_string(meta.pointee.roi_type))
-        let payload = s.bytes("payload") ?? Array((s.string("data") ?? "").utf8)
-        self.init(trackID: s.uint64("track-id"), symbology: symbology, payload: payload, quad: quad,
-                  state: s.string("state").flatMap(TrackState.init(rawValue:)) ?? .detected,
-                  quality: Int(s.int("quality") ?? 0))
     }
 }

@@ -149,6 +149,19 @@ public struct StructureView {
         return Array(UnsafeRawBufferPointer(start: data, count: Int(size)))
     }
 
+    /// A GstValueList (or GstValueArray) of structures; empty when absent.
+    public func structures(_ field: String) -> [StructureView] {
+        guard let v = gst_structure_get_value(pointer, field) else { return [] }
+        let isList = g_type_check_value_holds(v, GTypes.valueList) != 0
+        guard isList || g_type_check_value_holds(v, GTypes.valueArray) != 0 else { return [] }
+        let n = isList ? gst_value_list_get_size(v) : gst_value_array_get_size(v)
+        return (0..<n).compactMap { i in
+            let e = isList ? gst_value_list_get_value(v, i) : gst_value_array_get_value(v, i)
+            guard let e, g_type_check_value_holds(e, GTypes.structure) != 0, let s = gst_value_get_structure(e) else { return nil }
+            return StructureView(s)
+        }
+    }
+
     /// A GstValueArray of doubles.
     public func doubles(_ field: String) -> [Double]? {
         guard let v = gst_structure_get_value(pointer, field), g_type_check_value_holds(v, GTypes.valueArray) != 0 else { return nil }

@@ -7,7 +7,7 @@ private let cat = DebugCategory("arexport", description: "arbarcode JSON Lines m
 
 /// `arexport`: writes one JSON line per frame with every code on it (the public schema in
 /// `FrameRecord`). Pixels and metadata pass through untouched. Lines are flushed as written.
-public final class Export: VideoFilterElement {
+public final class ArExport: VideoFilterElement {
     public struct Settings {
         /// File path, or `-` for standard output.
         var location: String?
@@ -62,7 +62,7 @@ public final class Export: VideoFilterElement {
 
     public func transform(_ frame: VideoFrame) throws {
         guard let file else { return }
-        let objects = frame.buffer.barcodeRegions().map {
+        let objects = frame.barcodeRegions.map {
             ObjectRecord(id: $0.trackID ?? 0, symbology: $0.symbology, payload: $0.payload, quad: $0.quad, state: $0.state)
         }
         let record = FrameRecord(frame: frameIndex, ptsNanoseconds: frame.buffer.ptsNanoseconds, width: frame.width,

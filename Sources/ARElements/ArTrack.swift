@@ -7,7 +7,7 @@ private let cat = DebugCategory("artrack", description: "arbarcode code tracker"
 
 /// `artrack`: follows the codes found by a detector upstream (ROI metas from `arbarcodedetect`)
 /// and gives each a stable id. Every frame carries every live track, decoded on it or not.
-public final class Track: VideoFilterElement {
+public final class ArTrack: VideoFilterElement {
     public struct Settings {
         var expirySeconds = TrackingDefaults.expirySeconds
         var maxTracks = TrackingDefaults.maxTracks
@@ -58,10 +58,10 @@ public final class Track: VideoFilterElement {
         guard let stage else { return }
         let s = settings.snapshot
         stage.configure(expirySeconds: s.expirySeconds, maxTracks: s.maxTracks)
-        let detections = frame.buffer.barcodeRegions().filter { $0.state == .detected }.map {
+        let detections = frame.barcodeRegions.filter { $0.state == .detected }.map {
             Detection(symbology: $0.symbology, payload: $0.payload, quad: $0.quad, quality: $0.quality)
         }
-        let update = stage.process(detections, buffer: frame.buffer)
+        let update = stage.process(detections, frame: frame)
         cat.log(.log, element.object, "\(detections.count) detections, \(update.tracks.count) tracks")
     }
 }

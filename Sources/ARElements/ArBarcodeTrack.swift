@@ -8,7 +8,7 @@ private let cat = DebugCategory("arbarcodetrack", description: "arbarcode detect
 
 /// `arbarcodetrack`: `arbarcodedetect` and `artrack` in one element, the one most pipelines use.
 /// Decodes every `detect-interval` frames and reports every live track on every frame.
-public final class BarcodeTrack: VideoFilterElement {
+public final class ArBarcodeTrack: VideoFilterElement {
     public struct Settings {
         var symbologies: String? = "all"
         var detectInterval = 1
@@ -81,7 +81,7 @@ public final class BarcodeTrack: VideoFilterElement {
             detections = detector.detect(frame)
         }
         framesSinceDetect += 1
-        let update = stage.process(detections, buffer: frame.buffer)
+        let update = stage.process(detections, frame: frame)
         cat.log(.log, element.object, "\(detections.count) detections, \(update.tracks.count) tracks")
     }
 }

@@ -8,7 +8,7 @@ private let cat = DebugCategory("arbarcodedetect", description: "arbarcode barco
 
 /// `arbarcodedetect`: decodes barcodes and QR codes in every frame with zbar and attaches one
 /// GstVideoRegionOfInterestMeta per code (see `BarcodeRegion`). Pixels pass through untouched.
-public final class BarcodeDetect: VideoFilterElement {
+public final class ArBarcodeDetect: VideoFilterElement {
     public struct Settings {
         /// Comma-separated symbology names, or `all`.
         var symbologies: String? = "all"
@@ -51,10 +51,10 @@ public final class BarcodeDetect: VideoFilterElement {
         try detector.reconfigure(symbologies: settings.snapshot.symbologies)
         let detections = detector.detect(frame)
         cat.log(.log, element.object, "frame pts \(frame.buffer.ptsNanoseconds.map(String.init) ?? "none"): \(detections.count) codes")
-        for d in detections {
-            frame.buffer.addBarcodeRegion(BarcodeRegion(trackID: nil, symbology: d.symbology, payload: d.payload,
-                                                        quad: d.quad, state: .detected, quality: d.quality))
-        }
+        frame.setBarcodeRegions(detections.map {
+            BarcodeRegion(trackID: nil, symbology: $0.symbology, payload: $0.payload, quad: $0.quad, state: .detected,
+                          quality: $0.quality)
+        })
     }
 }
 

@@ -9,7 +9,7 @@ private let cat = DebugCategory("aroverlay", description: "arbarcode AR overlay 
 /// `aroverlay`: draws each tracked code's outline and text, anchored to the code, from the ROI
 /// metas upstream. Only the overlay rectangles are drawn (cairo/pango, premultiplied ARGB) and
 /// blended into the frame by GStreamer's overlay composition, which handles every raw format.
-public final class Overlay: VideoFilterElement {
+public final class ArOverlay: VideoFilterElement {
     public struct Settings {
         var font: String? = "Sans Bold"
         var outlineWidth = 3.0
@@ -52,7 +52,7 @@ public final class Overlay: VideoFilterElement {
         guard let renderer else { return }
         let s = settings.snapshot
         renderer.fontDescription = s.font ?? "Sans Bold"
-        let items = frame.buffer.barcodeRegions().filter { $0.state != .lost }.map { r in
+        let items = frame.barcodeRegions.filter { $0.state != .lost }.map { r in
             OverlayItem(quad: r.quad, label: s.showLabels ? Self.labelText(r.text) : "", outlineWidth: s.outlineWidth)
         }
         guard !items.isEmpty else { return }

@@ -1,0 +1,33 @@
+# Conveniences; the README's two commands are scripts/demo.sh and scripts/test.sh.
+PREFIX ?=
+PLUGIN_DIR := $(if $(PREFIX),$(PREFIX)/lib/gstreamer-1.0,$(HOME)/.local/share/gstreamer-1.0/plugins)
+SWIFT := $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
+
+.PHONY: all build test demo install uninstall inspect clean
+
+all: build
+
+build:
+	$(SWIFT) build -c release --product gstarbarcode
+
+test:
+	./scripts/test.sh
+
+demo:
+	./scripts/demo.sh
+
+# Installs the plugin for this user (~/.local/share/gstreamer-1.0/plugins), or under PREFIX.
+install: build
+	install -d "$(PLUGIN_DIR)"
+	install -m 0755 .build/release/libgstarbarcode.so "$(PLUGIN_DIR)/libgstarbarcode.so"
+	@echo "installed $(PLUGIN_DIR)/libgstarbarcode.so"
+	@if [ -n "$(PREFIX)" ]; then echo "GStreamer finds it with: export GST_PLUGIN_PATH=$(PLUGIN_DIR)"; fi
+
+uninstall:
+	rm -f "$(PLUGIN_DIR)/libgstarbarcode.so"
+
+inspect: build
+	GST_PLUGIN_PATH=$(CURDIR)/.build/release gst-inspect-1.0 arbarcode
+
+clean:
+	rm -rf .build out

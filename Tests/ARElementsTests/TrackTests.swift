@@ -1,0 +1,100 @@
+import ARCore
+import ARGst
+import XCTest
+
+final class TrackTests: XCTestCase {
+    private let second: UInt64 = 1_000_000_000
+    private let frameNs: UInt64 = 33_333_333
+
+    func testIdsStayTheSameAcrossFramesWhileCodesMove() throws {
+        let h = Harness("arbarcodetrack", caps: TestFrame(width: 320, height: 240).i420Caps)
+        var idsByText: [String: Set<UInt64>] = [:]
+        for i in 0..<8 {
+            var f = TestFrame(width: 320, height: 240)
+            f.addQR("LEFT", x: 70 + Double(i) * 4, y: 120, module: 3)
+            f.addQR("RIGHT", x: 240, y: 80 + Double(i) * 5, module: 3)
+            let regions = try XCTUnwrap(h.process(f.i420, ptsNanoseconds: UInt64(i) * frameNs)).regions
+            XCTAssertEqual(Set(regions.map(\.text)), ["LEFT", "RIGHT"], "frame \(i)")
+            for r in regions {
+                XCTAssertEqual(r.state, .detected)
+                idsByText[r.text, default: []].insert(try XCTUnwrap(r.trackID))
+                assertQuad(r.quad, f.truth.first { $0.text == r.text }!.quad, within: 2)
+            }
+        }
+        XCTAssertEqual(idsByText["LEFT"]?.count, 1)
+        XCTAssertEqual(idsByText["RIGHT"]?.count, 1)
+        XCTAssertNotEqual(idsByText["LEFT"], idsByText["RIGHT"])
+    }
+
+    func testTrackOutlivesMissedDecodesUntilExpiryThenIsLostOnce() throws {
+        let h = Harness("arbarcodetrack expiry=0.5", caps: TestFrame(width: 240, height: 240).i420Caps)
+        var withCode = TestFrame(width: 240, height: 240)
+        withCode.addQR("BLINK", x: 120, y: 120, module: 4)
+        let blank = TestFrame(width: 240, height: 240)
+
+        let first = try XCTUnwrap(h.process(withCode.i420, ptsNanoseconds: 0)).regions
+        let id = try XCTUnwrap(first.first?.trackID)
+        // Hidden for 0.4 s: still tracked, same id, last position.
+        let hidden = try XCTUnwrap(h.process(blank.i420, ptsNanoseconds: 4 * second / 10)).regions
+        XCTAssertEqual(hidden.map(\.trackID), [id])
+        XCTAssertEqual(hidden.first?.state, .tracked)
+        assertQuad(try XCTUnwrap(hidden.first).quad, withCode.truth[0].quad, within: 2)
+        // Back within expiry: same id.
+        let back = try XCTUnwrap(h.process(withCode.i420, ptsNanoseconds: 5 * second / 10)).regions
+        XCTAssertEqual(back.map(\.trackID), [id])
+        XCTAssertEqual(back.first?.state, .detected)
+        // Gone for longer than expiry: reported lost once, then removed.
+        let lost = try XCTUnwrap(h.process(blank.i420, ptsNanoseconds: 11 * second / 10)).regions
+        XCTAssertEqual(lost.map(\.state), [.lost])
+        XCTAssertEqual(lost.first?.trackID, id)
+        XCTAssertEqual(try XCTUnwrap(h.process(blank.i420, ptsNanoseconds: 12 * second / 10)).regions.count, 0)
+        // A new appearance after removal gets a new id.
+        let again = try XCTUnwrap(h.process(withCode.i420, ptsNanoseconds: 13 * second / 10)).regions
+        XCTAssertEqual(again.count, 1)
+        XCTAssertNotEqual(again.first?.trackID, id)
+    }
+
+    func testArtrackAfterArbarcodedetectGivesStableIds() throws {
+        let h = Harness("arbarcodedetect ! artrack", caps: TestFrame(width: 240, height: 240).i420Caps)
+        var ids: Set<UInt64> = []
+        for i in 0..<5 {
+            var f = TestFrame(width: 240, height: 240)
+            f.addQR("SPLIT", x: 100 + Double(i) * 6, y: 120, module: 4)
+            let regions = try XCTUnwrap(h.process(f.i420, ptsNanoseconds: UInt64(i) * frameNs)).regions
+            XCTAssertEqual(regions.count, 1)
+            ids.insert(try XCTUnwrap(regions.first?.trackID))
+        }
+        XCTAssertEqual(ids.count, 1)
+    }
+
+    func testTwinsWithTheSamePayloadAreSeparateTracks() throws {
+        let h = Harness("arbarcodetrack", caps: TestFrame(width: 320, height: 200).i420Caps)
+        var idAtLeft: Set<UInt64> = [], idAtRight: Set<UInt64> = []
+        for i in 0..<4 {
+            var f = TestFrame(width: 320, height: 200)
+            f.addQR("TWIN", x: 80, y: 100 + Double(i) * 3, module: 3)
+            f.addQR("TWIN", x: 240, y: 100 - Double(i) * 3, module: 3)
+            let regions = try XCTUnwrap(h.process(f.i420, ptsNanoseconds: UInt64(i) * frameNs)).regions
+            XCTAssertEqual(regions.count, 2)
+            for r in regions {
+                if r.quad.center.x < 160 { idAtLeft.insert(r.trackID!) } else { idAtRight.insert(r.trackID!) }
+            }
+        }
+        XCTAssertEqual(idAtLeft.count, 1)
+        XCTAssertEqual(idAtRight.count, 1)
+        XCTAssertTrue(idAtLeft.isDisjoint(with: idAtRight))
+    }
+
+    func testDetectIntervalDecodesEveryNthFrameAndTracksBetween() throws {
+        let h = Harness("arbarcodetrack detect-interval=3", caps: TestFrame(width: 240, height: 240).i420Caps)
+        var f = TestFrame(width: 240, height: 240)
+        f.addQR("INTERVAL", x: 120, y: 120, module: 4)
+        var states: [TrackState] = []
+        for i in 0..<6 {
+            let regions = try XCTUnwrap(h.process(f.i420, ptsNanoseconds: UInt64(i) * frameNs)).regions
+            XCTAssertEqual(regions.count, 1)
+            states.append(regions[0].state)
+        }
+        XCTAssertEqual(states, [.detected, .tracked, .tracked, .detected, .tracked, .tracked])
+    }
+}

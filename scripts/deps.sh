@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages arbarcode needs, only those missing (idempotent), and says which.
+# Usage: scripts/deps.sh build|demo|bench
+#   build: compile the plugin and run the tests
+#   demo:  build + H.264 encoding and MP4 muxing for the demo video
+#   bench: demo + the stock GStreamer zbar element and webp decoding, for side-by-side figures
+set -euo pipefail
+
+build=(pkg-config make libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libzbar-dev libcairo2-dev
+       libpango1.0-dev libqrencode-dev gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
+       fonts-dejavu-core)
+demo=("${build[@]}" gstreamer1.0-plugins-ugly)
+bench=("${demo[@]}" gstreamer1.0-plugins-bad)
+
+case "${1:-build}" in
+  build) wanted=("${build[@]}") ;;
+  demo) wanted=("${demo[@]}") ;;
+  bench) wanted=("${bench[@]}") ;;
+  *) echo "usage: $0 build|demo|bench" >&2; exit 2 ;;
+esac
+
+missing=()
+for p in "${wanted[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "deps: installing ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+else
+  echo "deps: all ${#wanted[@]} Debian packages for '${1:-build}' already installed"
+fi
+
+if ! command -v swift >/dev/null 2>&1 && [ ! -x /opt/swift/usr/bin/swift ]; then
+  echo "deps: no Swift toolchain found (looked in PATH and /opt/swift/usr/bin): install Swift 5.9 or newer" >&2
+  exit 1
+fi

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Builds the plugin (release) and runs every test (unit and in-process pipeline tests).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh build
+source scripts/env.sh
+echo "test: building the plugin (release)"
+swift build -c release --product gstarbarcode
+echo "test: checking that gst-inspect-1.0 loads it from $AR_PLUGIN_DIR"
+gst-inspect-1.0 arbarcode >/dev/null
+echo "test: running the test suite"
+swift test
