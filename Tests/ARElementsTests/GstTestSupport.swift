@@ -10,6 +10,12 @@ import XCTest
 /// Initialises GStreamer and registers the plugin statically, once per test process.
 enum TestGst {
     private static let once: Void = {
+        // Only the system's plugins and the statically registered arbarcode: no installed or
+        // freshly built copy of the plugin (GST_PLUGIN_PATH, ~/.local) may stand in for it.
+        unsetenv("GST_PLUGIN_PATH")
+        unsetenv("GST_PLUGIN_PATH_1_0")
+        setenv("GST_PLUGIN_SYSTEM_PATH_1_0", systemPluginDirectory, 1)
+        setenv("GST_REGISTRY_1_0", temporaryPath("registry.bin"), 1)
         gst_init(nil, nil)
         precondition(ar_plugin_register_static() != 0, "registering the arbarcode plugin failed")
     }()
@@ -157,6 +163,19 @@ func runPipelineFull(_ launch: String, file: StaticString = #filePath, line: UIn
 /// Runs a launch line to EOS; returns the first ERROR's text and debug, or nil on success.
 func runPipeline(_ launch: String, file: StaticString = #filePath, line: UInt = #line) -> (message: String, debug: String)? {
     runPipelineFull(launch, file: file, line: line).error
+}
+
+/// Where Debian's GStreamer plugins live.
+let systemPluginDirectory = "/usr/lib/\(machineTriplet)/gstreamer-1.0"
+
+private var machineTriplet: String {
+    #if arch(x86_64)
+    return "x86_64-linux-gnu"
+    #elseif arch(arm64)
+    return "aarch64-linux-gnu"
+    #else
+    return "unknown"
+    #endif
 }
 
 func temporaryPath(_ name: String) -> String {
