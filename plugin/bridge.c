@@ -198,6 +198,27 @@ ar_sink_event (GstBaseTransform * trans, GstEvent * event)
 }
 
 static gboolean
+ar_src_event (GstBaseTransform * trans, GstEvent * event)
+{
+  const ArElementSpec *spec = SPEC (trans);
+  if (spec->vtable.src_event
+      && !spec->vtable.src_event (AR_VIDEO_FILTER (trans)->impl, event)) {
+    gst_event_unref (event);
+    return TRUE;
+  }
+  return GST_BASE_TRANSFORM_CLASS (PARENT_CLASS (trans))->src_event (trans, event);
+}
+
+static gboolean
+ar_query (GstBaseTransform * trans, GstPadDirection direction, GstQuery * query)
+{
+  const ArElementSpec *spec = SPEC (trans);
+  if (spec->vtable.query && spec->vtable.query (AR_VIDEO_FILTER (trans)->impl, direction, query))
+    return TRUE;
+  return GST_BASE_TRANSFORM_CLASS (PARENT_CLASS (trans))->query (trans, direction, query);
+}
+
+static gboolean
 ar_set_info (GstVideoFilter * filter, GstCaps * incaps, GstVideoInfo * in_info,
     GstCaps * outcaps, GstVideoInfo * out_info)
 {
@@ -285,6 +306,8 @@ ar_class_init (gpointer g_class, gpointer class_data)
   trans_class->stop = ar_stop;
   trans_class->sink_event = ar_sink_event;
   trans_class->accept_caps = ar_accept_caps;
+  trans_class->src_event = ar_src_event;
+  trans_class->query = ar_query;
   trans_class->transform_ip = ar_transform_ip;
   trans_class->transform_ip_on_passthrough = FALSE;
   filter_class->set_info = ar_set_info;

@@ -19,7 +19,8 @@ public struct CodePlacement: Hashable, Sendable {
     /// edge is `(1 + p) / (1 - p)` times as long as its bottom edge; 0 = none, negative = bottom
     /// wider. The quiet zone must stay well in front of the vanishing line: |p| × (half symbol
     /// height + quiet zone) / half symbol height ≤ 0.9, else the renderer throws
-    /// `.perspectiveTooStrong` (for QR that is |p| ≤ about 0.65).
+    /// `.perspectiveTooStrong` (for QR that is |p| ≤ about 0.65). zbar reliably decodes QR codes
+    /// up to about |p| = 0.15 (checked with zbarimg: 0.15 decodes, 0.25 does not).
     public var perspective: Double
 
     /// A placement; see the properties for units. `barHeight` defaults to 60 px.

@@ -11,6 +11,8 @@ class AnyElementBox {
     func setInfo(_ info: UnsafePointer<GstVideoInfo>) -> Bool { true }
     func transform(_ buffer: UnsafeMutablePointer<GstBuffer>, _ frame: UnsafeMutablePointer<GstVideoFrame>) -> GstFlowReturn { GST_FLOW_OK }
     func sinkEvent(_ event: UnsafeMutablePointer<GstEvent>) -> Bool { true }
+    func srcEvent(_ event: UnsafeMutablePointer<GstEvent>) -> Bool { true }
+    func query(_ query: UnsafeMutablePointer<GstQuery>, _ direction: GstPadDirection) -> Bool { false }
 }
 
 final class ElementBox<E: VideoFilterElement>: AnyElementBox {
@@ -59,6 +61,10 @@ final class ElementBox<E: VideoFilterElement>: AnyElementBox {
     }
 
     override func sinkEvent(_ event: UnsafeMutablePointer<GstEvent>) -> Bool { element.sinkEvent(event) }
+    override func srcEvent(_ event: UnsafeMutablePointer<GstEvent>) -> Bool { element.srcEvent(event) }
+    override func query(_ query: UnsafeMutablePointer<GstQuery>, _ direction: GstPadDirection) -> Bool {
+        element.query(query, direction: direction)
+    }
 }
 
 /// Makes the per-instance boxes for one registered element type.
@@ -100,7 +106,9 @@ private let vtable = ArElementVTable(
     stop: { impl in box(impl).stop() ? 1 : 0 },
     set_info: { impl, _, info in box(impl).setInfo(info!) ? 1 : 0 },
     transform_frame: { impl, buffer, frame in box(impl).transform(buffer!, frame!) },
-    sink_event: { impl, event in box(impl).sinkEvent(event!) ? 1 : 0 }
+    sink_event: { impl, event in box(impl).sinkEvent(event!) ? 1 : 0 },
+    src_event: { impl, event in box(impl).srcEvent(event!) ? 1 : 0 },
+    query: { impl, direction, query in box(impl).query(query!, direction) ? 1 : 0 }
 )
 
 private func propertySpec<S>(_ p: Property<S>, defaults: S) -> ArPropertySpec {

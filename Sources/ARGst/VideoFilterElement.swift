@@ -45,6 +45,10 @@ public protocol VideoFilterElement: AnyObject {
     func transform(_ frame: VideoFrame) throws
     /// Observe a sink event before it is forwarded; return false to drop it.
     func sinkEvent(_ event: UnsafeMutablePointer<GstEvent>) -> Bool
+    /// Observe an upstream event (seek, QoS, navigation) before it is forwarded; return false to drop it.
+    func srcEvent(_ event: UnsafeMutablePointer<GstEvent>) -> Bool
+    /// Answer a query arriving on the sink (`GST_PAD_SINK`) or source pad; return true when answered.
+    func query(_ query: UnsafeMutablePointer<GstQuery>, direction: GstPadDirection) -> Bool
     /// A property changed (called on the setter's thread, after the store was updated).
     func propertyChanged(_ name: String)
 }
@@ -55,6 +59,8 @@ extension VideoFilterElement {
     public func stop() {}
     public func setInfo(_ info: VideoInfo) throws {}
     public func sinkEvent(_ event: UnsafeMutablePointer<GstEvent>) -> Bool { true }
+    public func srcEvent(_ event: UnsafeMutablePointer<GstEvent>) -> Bool { true }
+    public func query(_ query: UnsafeMutablePointer<GstQuery>, direction: GstPadDirection) -> Bool { false }
     public func propertyChanged(_ name: String) {}
 }
 

@@ -88,6 +88,9 @@ typedef struct {
   GstFlowReturn (*transform_frame) (gpointer impl, GstBuffer * buffer, GstVideoFrame * frame);
   /* Called before the default handling; return FALSE to drop (consume) the event. */
   gboolean (*sink_event) (gpointer impl, GstEvent * event);
+  gboolean (*src_event) (gpointer impl, GstEvent * event);
+  /* Return TRUE after answering `query` (it is then not passed on), FALSE for default handling. */
+  gboolean (*query) (gpointer impl, GstPadDirection direction, GstQuery * query);
 } ArElementVTable;
 
 /** Everything that describes one element type. */
