@@ -15,6 +15,7 @@ let package = Package(
         // The GStreamer plugin: libgstarbarcode.so.
         .library(name: "gstarbarcode", type: .dynamic, targets: ["ARElements"]),
         .executable(name: "arclip", targets: ["arclip"]),
+        .executable(name: "arbench", targets: ["arbench"]),
     ],
     targets: [
         // System libraries, found with pkg-config.
@@ -45,7 +46,12 @@ let package = Package(
         .target(name: "ARCodeGen", dependencies: ["CQREncode", "ARCore"]),
         .executableTarget(name: "arclip", dependencies: ["ARCodeGen", "ARCore"]),
 
+        // Benchmarks and accuracy measurements (release builds), stock GStreamer elements side by side.
+        .executableTarget(name: "arbench",
+                          dependencies: ["ARElements", "ARGst", "ARDetect", "ARCodeGen", "ARCore", "CGStreamer", "ARBridge"]),
+
         .testTarget(name: "ARCoreTests", dependencies: ["ARCore"]),
+        .testTarget(name: "ARDetectTests", dependencies: ["ARDetect", "ARCodeGen", "ARCore"]),
         .testTarget(name: "ARCodeGenTests", dependencies: ["ARCodeGen", "ARCore"]),
         .testTarget(name: "ARElementsTests",
                     dependencies: ["ARElements", "ARGst", "ARCore", "ARCodeGen", "CGstCheck", "CGStreamer", "ARBridge"]),

@@ -1,0 +1,26 @@
+// arbench: speed and accuracy measurements. Build in release: swift run -c release arbench <command> ...
+import Foundation
+
+/// One benchmark command: `arbench <name> [arguments]`.
+struct BenchCommand {
+    var name: String
+    var summary: String
+    var run: ([String]) throws -> Void
+}
+
+let commands: [BenchCommand] = [
+]
+
+let args = Array(CommandLine.arguments.dropFirst())
+guard let name = args.first, let command = commands.first(where: { $0.name == name }) else {
+    var usage = "usage: arbench <command> [options]\ncommands:\n"
+    for c in commands { usage += "  \(c.name.padding(toLength: 10, withPad: " ", startingAt: 0)) \(c.summary)\n" }
+    FileHandle.standardError.write(Data(usage.utf8))
+    exit(args.isEmpty ? 0 : 2)
+}
+do {
+    try command.run(Array(args.dropFirst()))
+} catch {
+    FileHandle.standardError.write(Data("arbench \(name): \(error)\n".utf8))
+    exit(1)
+}
