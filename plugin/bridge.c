@@ -2,25 +2,52 @@
 #include "arbridge.h"
 
 #include <string.h>
+#include <gst/base/gstpushsrc.h>
 
-/* Instance and class structs shared by every Swift-backed video filter. */
+/* Instance structs, one per base class. The spec lives in the type's qdata, so class structs
+ * are the parents' own. */
 typedef struct {
   GstVideoFilter parent;
   gpointer impl;
 } ArVideoFilter;
 
 typedef struct {
-  GstVideoFilterClass parent_class;
+  GstPushSrc parent;
+  gpointer impl;
+  GstVideoInfo info;
+} ArVideoSource;
+
+/* Per registered type: its spec and signal ids. */
+typedef struct {
   const ArElementSpec *spec;
   guint *signal_ids;
-} ArVideoFilterClass;
+} ArTypeData;
 
-#define AR_VIDEO_FILTER(obj) ((ArVideoFilter *) (obj))
-#define AR_VIDEO_FILTER_GET_CLASS(obj) ((ArVideoFilterClass *) G_OBJECT_GET_CLASS (obj))
-#define SPEC(obj) (AR_VIDEO_FILTER_GET_CLASS (obj)->spec)
+static GQuark type_data_quark;
 
-#define PARENT_CLASS(obj) \
-  ((GstVideoFilterClass *) g_type_class_peek_parent (G_OBJECT_GET_CLASS (obj)))
+static const ArTypeData *
+type_data (gpointer obj)
+{
+  return g_type_get_qdata (G_OBJECT_TYPE (obj), type_data_quark);
+}
+
+#define SPEC(obj) (type_data (obj)->spec)
+
+static gpointer
+impl_of (gpointer obj)
+{
+  return SPEC (obj)->base == AR_BASE_VIDEO_SOURCE ?
+      ((ArVideoSource *) obj)->impl : ((ArVideoFilter *) obj)->impl;
+}
+
+static gpointer *
+impl_slot (gpointer obj, const ArElementSpec * spec)
+{
+  return spec->base == AR_BASE_VIDEO_SOURCE ?
+      &((ArVideoSource *) obj)->impl : &((ArVideoFilter *) obj)->impl;
+}
+
+#define PARENT_CLASS(obj) g_type_class_peek_parent (G_OBJECT_GET_CLASS (obj))
 
 GType
 ar_value_gtype (ArValueType type)
@@ -100,7 +127,7 @@ ar_set_property (GObject * object, guint prop_id, const GValue * value, GParamSp
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     return;
   }
-  spec->vtable.set_property (AR_VIDEO_FILTER (object)->impl, prop_id - 1, value);
+  spec->vtable.set_property (impl_of (object), prop_id - 1, value);
 }
 
 static void
@@ -111,33 +138,34 @@ ar_get_property (GObject * object, guint prop_id, GValue * value, GParamSpec * p
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     return;
   }
-  spec->vtable.get_property (AR_VIDEO_FILTER (object)->impl, prop_id - 1, value);
+  spec->vtable.get_property (impl_of (object), prop_id - 1, value);
 }
 
 static void
 ar_finalize (GObject * object)
 {
-  ArVideoFilter *self = AR_VIDEO_FILTER (object);
-  if (self->impl)
-    SPEC (object)->vtable.destroy (self->impl);
-  self->impl = NULL;
+  gpointer *slot = impl_slot (object, SPEC (object));
+  if (*slot)
+    SPEC (object)->vtable.destroy (*slot);
+  *slot = NULL;
   G_OBJECT_CLASS (PARENT_CLASS (object))->finalize (object);
 }
 
 /* ---- GstBaseTransform / GstVideoFilter vfuncs ---- */
 
+/* start/stop have the same shape for GstBaseTransform and GstBaseSrc. */
 static gboolean
-ar_start (GstBaseTransform * trans)
+ar_start (gpointer element)
 {
-  const ArElementSpec *spec = SPEC (trans);
-  return spec->vtable.start ? spec->vtable.start (AR_VIDEO_FILTER (trans)->impl) : TRUE;
+  const ArElementSpec *spec = SPEC (element);
+  return spec->vtable.start ? spec->vtable.start (impl_of (element)) : TRUE;
 }
 
 static gboolean
-ar_stop (GstBaseTransform * trans)
+ar_stop (gpointer element)
 {
-  const ArElementSpec *spec = SPEC (trans);
-  return spec->vtable.stop ? spec->vtable.stop (AR_VIDEO_FILTER (trans)->impl) : TRUE;
+  const ArElementSpec *spec = SPEC (element);
+  return spec->vtable.stop ? spec->vtable.stop (impl_of (element)) : TRUE;
 }
 
 /* Refused caps: say which element, what it got and what it takes (GStreamer's own report is a
@@ -190,11 +218,24 @@ ar_sink_event (GstBaseTransform * trans, GstEvent * event)
     }
   }
   if (spec->vtable.sink_event
-      && !spec->vtable.sink_event (AR_VIDEO_FILTER (trans)->impl, event)) {
+      && !spec->vtable.sink_event (impl_of (trans), event)) {
     gst_event_unref (event);
     return TRUE;
   }
   return GST_BASE_TRANSFORM_CLASS (PARENT_CLASS (trans))->sink_event (trans, event);
+}
+
+static GstCaps *
+ar_transform_caps (GstBaseTransform * trans, GstPadDirection direction, GstCaps * caps,
+    GstCaps * filter)
+{
+  const ArElementSpec *spec = SPEC (trans);
+  GstCaps *result = spec->vtable.transform_caps ?
+      spec->vtable.transform_caps (impl_of (trans), direction, caps, filter) : NULL;
+  if (result)
+    return result;
+  return GST_BASE_TRANSFORM_CLASS (PARENT_CLASS (trans))->transform_caps (trans, direction,
+      caps, filter);
 }
 
 static gboolean
@@ -202,7 +243,7 @@ ar_src_event (GstBaseTransform * trans, GstEvent * event)
 {
   const ArElementSpec *spec = SPEC (trans);
   if (spec->vtable.src_event
-      && !spec->vtable.src_event (AR_VIDEO_FILTER (trans)->impl, event)) {
+      && !spec->vtable.src_event (impl_of (trans), event)) {
     gst_event_unref (event);
     return TRUE;
   }
@@ -213,7 +254,7 @@ static gboolean
 ar_query (GstBaseTransform * trans, GstPadDirection direction, GstQuery * query)
 {
   const ArElementSpec *spec = SPEC (trans);
-  if (spec->vtable.query && spec->vtable.query (AR_VIDEO_FILTER (trans)->impl, direction, query))
+  if (spec->vtable.query && spec->vtable.query (impl_of (trans), direction, query))
     return TRUE;
   return GST_BASE_TRANSFORM_CLASS (PARENT_CLASS (trans))->query (trans, direction, query);
 }
@@ -226,7 +267,7 @@ ar_set_info (GstVideoFilter * filter, GstCaps * incaps, GstVideoInfo * in_info,
   (void) outcaps;
   (void) out_info;
   return spec->vtable.set_info ?
-      spec->vtable.set_info (AR_VIDEO_FILTER (filter)->impl, incaps, in_info) : TRUE;
+      spec->vtable.set_info (impl_of (filter), incaps, in_info) : TRUE;
 }
 
 static GstFlowReturn
@@ -253,12 +294,127 @@ ar_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
             GST_VIDEO_INFO_WIDTH (&filter->in_info), GST_VIDEO_INFO_HEIGHT (&filter->in_info)));
     return GST_FLOW_ERROR;
   }
-  ret = spec->vtable.transform_frame (AR_VIDEO_FILTER (trans)->impl, buf, &frame);
+  ret = spec->vtable.transform_frame (impl_of (trans), buf, &frame);
   gst_video_frame_unmap (&frame);
   return ret;
 }
 
+/* ---- GstPushSrc vfuncs (AR_BASE_VIDEO_SOURCE) ---- */
+
+static GstCaps *
+ar_src_fixate (GstBaseSrc * src, GstCaps * caps)
+{
+  const ArElementSpec *spec = SPEC (src);
+  if (spec->vtable.fixate)
+    return spec->vtable.fixate (impl_of (src), caps);
+  return GST_BASE_SRC_CLASS (PARENT_CLASS (src))->fixate (src, caps);
+}
+
+static gboolean
+ar_src_set_caps (GstBaseSrc * src, GstCaps * caps)
+{
+  ArVideoSource *self = (ArVideoSource *) src;
+  const ArElementSpec *spec = SPEC (src);
+  GstVideoInfo info;
+  if (!gst_video_info_from_caps (&info, caps)) {
+    GST_ELEMENT_ERROR (src, CORE, NEGOTIATION, (NULL), ("invalid caps %" GST_PTR_FORMAT, caps));
+    return FALSE;
+  }
+  self->info = info;
+  return spec->vtable.set_info ? spec->vtable.set_info (self->impl, caps, &self->info) : TRUE;
+}
+
+/* A video buffer pool sized for the negotiated frames, like videotestsrc. */
+static gboolean
+ar_src_decide_allocation (GstBaseSrc * src, GstQuery * query)
+{
+  ArVideoSource *self = (ArVideoSource *) src;
+  GstBufferPool *pool = NULL;
+  GstStructure *config;
+  GstCaps *caps;
+  guint size = self->info.size, min = 0, max = 0;
+  gboolean update = gst_query_get_n_allocation_pools (query) > 0;
+
+  if (update) {
+    gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
+    size = MAX (size, self->info.size);
+  }
+  if (pool == NULL)
+    pool = gst_video_buffer_pool_new ();
+  gst_query_parse_allocation (query, &caps, NULL);
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_set_params (config, caps, size, min, max);
+  if (gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL))
+    gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+  gst_buffer_pool_set_config (pool, config);
+  if (update)
+    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
+  else
+    gst_query_add_allocation_pool (query, pool, size, min, max);
+  gst_object_unref (pool);
+  return GST_BASE_SRC_CLASS (PARENT_CLASS (src))->decide_allocation (src, query);
+}
+
+static GstFlowReturn
+ar_src_fill (GstPushSrc * push, GstBuffer * buf)
+{
+  ArVideoSource *self = (ArVideoSource *) push;
+  GstVideoFrame frame;
+  GstFlowReturn ret;
+  if (GST_VIDEO_INFO_FORMAT (&self->info) == GST_VIDEO_FORMAT_UNKNOWN)
+    return GST_FLOW_NOT_NEGOTIATED;
+  if (!gst_video_frame_map (&frame, &self->info, buf, GST_MAP_READWRITE | GST_VIDEO_FRAME_MAP_FLAG_NO_REF)) {
+    GST_ELEMENT_ERROR (push, RESOURCE, WRITE, (NULL), ("could not map the output buffer"));
+    return GST_FLOW_ERROR;
+  }
+  ret = SPEC (push)->vtable.transform_frame (self->impl, buf, &frame);
+  gst_video_frame_unmap (&frame);
+  return ret;
+}
+
+/* Live sources are synchronised on their buffers' timestamps. */
+static void
+ar_src_get_times (GstBaseSrc * src, GstBuffer * buffer, GstClockTime * start, GstClockTime * end)
+{
+  *start = GST_CLOCK_TIME_NONE;
+  *end = GST_CLOCK_TIME_NONE;
+  if (gst_base_src_is_live (src) && GST_BUFFER_PTS_IS_VALID (buffer)) {
+    *start = GST_BUFFER_PTS (buffer);
+    if (GST_BUFFER_DURATION_IS_VALID (buffer))
+      *end = *start + GST_BUFFER_DURATION (buffer);
+  }
+}
+
+static gboolean
+ar_src_query (GstBaseSrc * src, GstQuery * query)
+{
+  ArVideoSource *self = (ArVideoSource *) src;
+  const ArElementSpec *spec = SPEC (src);
+  if (spec->vtable.query && spec->vtable.query (self->impl, GST_PAD_SRC, query))
+    return TRUE;
+  /* A live source is one frame late. */
+  if (GST_QUERY_TYPE (query) == GST_QUERY_LATENCY && GST_VIDEO_INFO_FPS_N (&self->info) > 0) {
+    GstClockTime latency = gst_util_uint64_scale (GST_SECOND, GST_VIDEO_INFO_FPS_D (&self->info),
+        GST_VIDEO_INFO_FPS_N (&self->info));
+    gst_query_set_latency (query, gst_base_src_is_live (src), latency, latency);
+    return TRUE;
+  }
+  return GST_BASE_SRC_CLASS (PARENT_CLASS (src))->query (src, query);
+}
+
 /* ---- type registration ---- */
+
+static void
+install_pad_templates (GstElementClass * element_class, const ArElementSpec * spec)
+{
+  if (spec->base == AR_BASE_VIDEO_FILTER)
+    gst_element_class_add_pad_template (element_class,
+        gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS,
+            gst_caps_from_string (spec->sink_caps)));
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS,
+          gst_caps_from_string (spec->src_caps)));
+}
 
 static void
 ar_class_init (gpointer g_class, gpointer class_data)
@@ -266,11 +422,10 @@ ar_class_init (gpointer g_class, gpointer class_data)
   const ArElementSpec *spec = class_data;
   GObjectClass *gobject_class = G_OBJECT_CLASS (g_class);
   GstElementClass *element_class = GST_ELEMENT_CLASS (g_class);
-  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (g_class);
-  GstVideoFilterClass *filter_class = GST_VIDEO_FILTER_CLASS (g_class);
-  ArVideoFilterClass *klass = g_class;
+  ArTypeData *data = g_new0 (ArTypeData, 1);
 
-  klass->spec = spec;
+  data->spec = spec;
+  g_type_set_qdata (G_TYPE_FROM_CLASS (g_class), type_data_quark, data);
   gobject_class->set_property = ar_set_property;
   gobject_class->get_property = ar_get_property;
   gobject_class->finalize = ar_finalize;
@@ -281,13 +436,13 @@ ar_class_init (gpointer g_class, gpointer class_data)
     g_object_class_install_property (gobject_class, i + 1, pspec);
   }
 
-  klass->signal_ids = g_new0 (guint, spec->n_signals + 1);
+  data->signal_ids = g_new0 (guint, spec->n_signals + 1);
   for (guint i = 0; i < spec->n_signals; i++) {
     const ArSignalSpec *s = &spec->signals[i];
     GType *types = g_new0 (GType, s->n_params + 1);
     for (guint j = 0; j < s->n_params; j++)
       types[j] = ar_value_gtype (s->param_types[j]);
-    klass->signal_ids[i] = g_signal_newv (s->name, G_TYPE_FROM_CLASS (g_class),
+    data->signal_ids[i] = g_signal_newv (s->name, G_TYPE_FROM_CLASS (g_class),
         G_SIGNAL_RUN_LAST, NULL, NULL, NULL, NULL, ar_value_gtype (s->return_type),
         s->n_params, types);
     g_free (types);
@@ -295,55 +450,75 @@ ar_class_init (gpointer g_class, gpointer class_data)
 
   gst_element_class_set_static_metadata (element_class, spec->long_name, spec->klass,
       spec->description, spec->author);
-  gst_element_class_add_pad_template (element_class,
-      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS,
-          gst_caps_from_string (spec->sink_caps)));
-  gst_element_class_add_pad_template (element_class,
-      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS,
-          gst_caps_from_string (spec->src_caps)));
+  install_pad_templates (element_class, spec);
 
-  trans_class->start = ar_start;
-  trans_class->stop = ar_stop;
-  trans_class->sink_event = ar_sink_event;
-  trans_class->accept_caps = ar_accept_caps;
-  trans_class->src_event = ar_src_event;
-  trans_class->query = ar_query;
-  trans_class->transform_ip = ar_transform_ip;
-  trans_class->transform_ip_on_passthrough = FALSE;
-  filter_class->set_info = ar_set_info;
-  filter_class->transform_frame_ip = NULL;
-  filter_class->transform_frame = NULL;
+  if (spec->base == AR_BASE_VIDEO_SOURCE) {
+    GstBaseSrcClass *src_class = GST_BASE_SRC_CLASS (g_class);
+    src_class->start = (gboolean (*)(GstBaseSrc *)) ar_start;
+    src_class->stop = (gboolean (*)(GstBaseSrc *)) ar_stop;
+    src_class->fixate = ar_src_fixate;
+    src_class->set_caps = ar_src_set_caps;
+    src_class->decide_allocation = ar_src_decide_allocation;
+    src_class->get_times = ar_src_get_times;
+    src_class->query = ar_src_query;
+    GST_PUSH_SRC_CLASS (g_class)->fill = ar_src_fill;
+  } else {
+    GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (g_class);
+    GstVideoFilterClass *filter_class = GST_VIDEO_FILTER_CLASS (g_class);
+    trans_class->start = (gboolean (*)(GstBaseTransform *)) ar_start;
+    trans_class->stop = (gboolean (*)(GstBaseTransform *)) ar_stop;
+    trans_class->sink_event = ar_sink_event;
+    trans_class->accept_caps = ar_accept_caps;
+    trans_class->src_event = ar_src_event;
+    trans_class->query = ar_query;
+    trans_class->transform_caps = ar_transform_caps;
+    trans_class->transform_ip = ar_transform_ip;
+    trans_class->transform_ip_on_passthrough = FALSE;
+    filter_class->set_info = ar_set_info;
+    filter_class->transform_frame_ip = NULL;
+    filter_class->transform_frame = NULL;
+  }
 }
 
 static void
 ar_instance_init (GTypeInstance * instance, gpointer g_class)
 {
-  const ArElementSpec *spec = ((ArVideoFilterClass *) g_class)->spec;
-  /* In place, never passthrough: the buffer is made writable (a cheap copy of the buffer
-   * structure when shared, memory is not copied) so metas can be added. */
-  gst_base_transform_set_in_place (GST_BASE_TRANSFORM (instance), TRUE);
-  gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (instance), FALSE);
-  AR_VIDEO_FILTER (instance)->impl = spec->vtable.create (spec->class_data, GST_ELEMENT (instance));
+  const ArTypeData *data = g_type_get_qdata (G_TYPE_FROM_CLASS (g_class), type_data_quark);
+  const ArElementSpec *spec = data->spec;
+  if (spec->base == AR_BASE_VIDEO_SOURCE) {
+    gst_video_info_init (&((ArVideoSource *) instance)->info);
+    gst_base_src_set_format (GST_BASE_SRC (instance), GST_FORMAT_TIME);
+  } else {
+    /* In place, never passthrough: the buffer is made writable (a cheap copy of the buffer
+     * structure when shared, memory is not copied) so metas can be added. */
+    gst_base_transform_set_in_place (GST_BASE_TRANSFORM (instance), TRUE);
+    gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (instance), FALSE);
+  }
+  *impl_slot (instance, spec) = spec->vtable.create (spec->class_data, GST_ELEMENT (instance));
 }
 
 gboolean
 ar_element_register (GstPlugin * plugin, const ArElementSpec * spec)
 {
   GType type = g_type_from_name (spec->type_name);
+  if (!type_data_quark)
+    type_data_quark = g_quark_from_static_string ("arbridge-type-data");
   if (!type) {
+    gboolean source = spec->base == AR_BASE_VIDEO_SOURCE;
     GTypeInfo info = {
-      .class_size = sizeof (ArVideoFilterClass),
+      .class_size = source ? sizeof (GstPushSrcClass) : sizeof (GstVideoFilterClass),
       .class_init = ar_class_init,
       .class_data = spec,
-      .instance_size = sizeof (ArVideoFilter),
+      .instance_size = source ? sizeof (ArVideoSource) : sizeof (ArVideoFilter),
       .instance_init = ar_instance_init,
     };
-    g_return_val_if_fail (spec->base == AR_BASE_VIDEO_FILTER, FALSE);
+    g_return_val_if_fail (spec->base == AR_BASE_VIDEO_FILTER || source, FALSE);
     g_return_val_if_fail (spec->vtable.create && spec->vtable.destroy
         && spec->vtable.transform_frame, FALSE);
     g_return_val_if_fail (spec->n_properties == 0
         || (spec->vtable.get_property && spec->vtable.set_property), FALSE);
-    type = g_type_register_static (GST_TYPE_VIDEO_FILTER, spec->type_name, &info, 0);
+    type = g_type_register_static (source ? GST_TYPE_PUSH_SRC : GST_TYPE_VIDEO_FILTER,
+        spec->type_name, &info, 0);
   }
   return gst_element_register (plugin, spec->factory_name, spec->rank, type);
 }
@@ -352,18 +527,18 @@ void
 ar_element_emit_signal (GstElement * element, guint signal_index, const GValue * params,
     guint n_params, GValue * return_value)
 {
-  ArVideoFilterClass *klass = AR_VIDEO_FILTER_GET_CLASS (element);
+  const ArTypeData *data = type_data (element);
   GValue *args;
 
-  g_return_if_fail (signal_index < klass->spec->n_signals);
-  g_return_if_fail (n_params == klass->spec->signals[signal_index].n_params);
+  g_return_if_fail (signal_index < data->spec->n_signals);
+  g_return_if_fail (n_params == data->spec->signals[signal_index].n_params);
   args = g_newa (GValue, n_params + 1);
   memset (args, 0, sizeof (GValue) * (n_params + 1));
   g_value_init (&args[0], G_OBJECT_TYPE (element));
   g_value_set_object (&args[0], element);
   for (guint i = 0; i < n_params; i++)
     args[i + 1] = params[i];  /* shallow: the caller keeps ownership */
-  g_signal_emitv (args, klass->signal_ids[signal_index], 0, return_value);
+  g_signal_emitv (args, data->signal_ids[signal_index], 0, return_value);
   g_value_unset (&args[0]);
 }
 

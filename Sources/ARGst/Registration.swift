@@ -13,19 +13,24 @@ class AnyElementBox {
     func sinkEvent(_ event: UnsafeMutablePointer<GstEvent>) -> Bool { true }
     func srcEvent(_ event: UnsafeMutablePointer<GstEvent>) -> Bool { true }
     func query(_ query: UnsafeMutablePointer<GstQuery>, _ direction: GstPadDirection) -> Bool { false }
+    func transformCaps(_ direction: GstPadDirection, _ caps: UnsafeMutablePointer<GstCaps>,
+                       _ filter: UnsafeMutablePointer<GstCaps>?) -> UnsafeMutablePointer<GstCaps>? { nil }
+    func fixate(_ caps: UnsafeMutablePointer<GstCaps>) -> UnsafeMutablePointer<GstCaps> { gst_caps_fixate(caps) }
 }
 
-final class ElementBox<E: VideoFilterElement>: AnyElementBox {
+/// Shared by the filter and source boxes: the element's handle, settings and property routing.
+class PropertyBox<Settings>: AnyElementBox {
     let handle: ElementHandle
-    let settings: SettingsStore<E.Settings>
-    let element: E
-    let properties: [Property<E.Settings>]
+    let settings: SettingsStore<Settings>
+    let properties: [Property<Settings>]
+    let factoryName: String
+    var changed: (String) -> Void = { _ in }
 
-    init(_ pointer: UnsafeMutablePointer<GstElement>, properties: [Property<E.Settings>]) {
+    init(_ pointer: UnsafeMutablePointer<GstElement>, properties: [Property<Settings>], defaults: Settings, factoryName: String) {
         handle = ElementHandle(pointer)
-        settings = SettingsStore(E.defaultSettings)
+        settings = SettingsStore(defaults)
         self.properties = properties
-        element = E(element: handle, settings: settings)
+        self.factoryName = factoryName
     }
 
     override func getProperty(_ index: Int, _ value: UnsafeMutablePointer<GValue>) {
@@ -37,19 +42,31 @@ final class ElementBox<E: VideoFilterElement>: AnyElementBox {
         let p = properties[index]
         let v = p.read(value)
         settings.update { p.set(&$0, v) }
-        element.propertyChanged(p.name)
+        changed(p.name)
     }
 
-    private func run(_ body: () throws -> Void) -> Bool {
+    /// Runs `body`, posting a thrown error on the bus; false when it threw.
+    func run(_ body: () throws -> Void) -> Bool {
         do {
             try body()
             return true
         } catch let error as ElementError {
             handle.post(error)
         } catch {
-            handle.post(.library("\(E.metadata.factoryName): \(error)"))
+            handle.post(.library("\(factoryName): \(error)"))
         }
         return false
+    }
+}
+
+final class ElementBox<E: VideoFilterElement>: PropertyBox<E.Settings> {
+    var element: E!
+
+    init(_ pointer: UnsafeMutablePointer<GstElement>, properties: [Property<E.Settings>]) {
+        super.init(pointer, properties: properties, defaults: E.defaultSettings, factoryName: E.metadata.factoryName)
+        let element = E(element: handle, settings: settings)
+        self.element = element
+        changed = { [unowned element] in element.propertyChanged($0) }
     }
 
     override func start() -> Bool { run { try element.start() } }
@@ -65,6 +82,32 @@ final class ElementBox<E: VideoFilterElement>: AnyElementBox {
     override func query(_ query: UnsafeMutablePointer<GstQuery>, _ direction: GstPadDirection) -> Bool {
         element.query(query, direction: direction)
     }
+    override func transformCaps(_ direction: GstPadDirection, _ caps: UnsafeMutablePointer<GstCaps>,
+                                _ filter: UnsafeMutablePointer<GstCaps>?) -> UnsafeMutablePointer<GstCaps>? {
+        element.transformCaps(direction: direction, caps: caps, filter: filter)
+    }
+}
+
+final class SourceBox<E: VideoSourceElement>: PropertyBox<E.Settings> {
+    var element: E!
+
+    init(_ pointer: UnsafeMutablePointer<GstElement>, properties: [Property<E.Settings>]) {
+        super.init(pointer, properties: properties, defaults: E.defaultSettings, factoryName: E.metadata.factoryName)
+        let element = E(element: handle, settings: settings)
+        self.element = element
+        changed = { [unowned element] in element.propertyChanged($0) }
+    }
+
+    override func start() -> Bool { run { try element.start() } }
+    override func stop() -> Bool { element.stop(); return true }
+    override func setInfo(_ info: UnsafePointer<GstVideoInfo>) -> Bool { run { try element.setInfo(VideoInfo(info)) } }
+    override func fixate(_ caps: UnsafeMutablePointer<GstCaps>) -> UnsafeMutablePointer<GstCaps> { element.fixate(caps) }
+
+    override func transform(_ buffer: UnsafeMutablePointer<GstBuffer>, _ frame: UnsafeMutablePointer<GstVideoFrame>) -> GstFlowReturn {
+        var more = true
+        guard run({ more = try element.fill(VideoFrame(frame, buffer: buffer)) }) else { return GST_FLOW_ERROR }
+        return more ? GST_FLOW_OK : GST_FLOW_EOS
+    }
 }
 
 /// Makes the per-instance boxes for one registered element type.
@@ -72,11 +115,19 @@ class AnyRegistration {
     func makeBox(_ element: UnsafeMutablePointer<GstElement>) -> AnyElementBox { fatalError("abstract") }
 }
 
-final class Registration<E: VideoFilterElement>: AnyRegistration {
+final class FilterRegistration<E: VideoFilterElement>: AnyRegistration {
     let properties = E.properties
 
     override func makeBox(_ element: UnsafeMutablePointer<GstElement>) -> AnyElementBox {
         ElementBox<E>(element, properties: properties)
+    }
+}
+
+final class SourceRegistration<E: VideoSourceElement>: AnyRegistration {
+    let properties = E.properties
+
+    override func makeBox(_ element: UnsafeMutablePointer<GstElement>) -> AnyElementBox {
+        SourceBox<E>(element, properties: properties)
     }
 }
 
@@ -108,7 +159,9 @@ private let vtable = ArElementVTable(
     transform_frame: { impl, buffer, frame in box(impl).transform(buffer!, frame!) },
     sink_event: { impl, event in box(impl).sinkEvent(event!) ? 1 : 0 },
     src_event: { impl, event in box(impl).srcEvent(event!) ? 1 : 0 },
-    query: { impl, direction, query in box(impl).query(query!, direction) ? 1 : 0 }
+    query: { impl, direction, query in box(impl).query(query!, direction) ? 1 : 0 },
+    transform_caps: { impl, direction, caps, filter in box(impl).transformCaps(direction, caps!, filter) },
+    fixate: { impl, caps in box(impl).fixate(caps!) }
 )
 
 private func propertySpec<S>(_ p: Property<S>, defaults: S) -> ArPropertySpec {
@@ -157,13 +210,24 @@ private func valueType(_ t: SignalSpec.ParamType) -> ArValueType {
     }
 }
 
-/// Registers a Swift element type with `plugin`: the one line each element adds to the plugin's list.
+/// Registers a Swift video filter with `plugin`: the one line each element adds to the plugin's list.
 @discardableResult
 public func registerElement<E: VideoFilterElement>(_ type: E.Type, plugin: OpaquePointer) -> Bool {
-    let m = E.metadata
-    let defaults = E.defaultSettings
+    register(metadata: E.metadata, base: AR_BASE_VIDEO_FILTER, properties: E.properties, defaults: E.defaultSettings,
+             signals: E.signals, registration: FilterRegistration<E>(), plugin: plugin)
+}
+
+/// Registers a Swift video source with `plugin`.
+@discardableResult
+public func registerElement<E: VideoSourceElement>(_ type: E.Type, plugin: OpaquePointer) -> Bool {
+    register(metadata: E.metadata, base: AR_BASE_VIDEO_SOURCE, properties: E.properties, defaults: E.defaultSettings,
+             signals: E.signals, registration: SourceRegistration<E>(), plugin: plugin)
+}
+
+private func register<S>(metadata m: ElementMetadata, base: ArBaseKind, properties: [Property<S>], defaults: S,
+                         signals: [SignalSpec], registration: AnyRegistration, plugin: OpaquePointer) -> Bool {
     var spec = ArElementSpec()
-    spec.base = AR_BASE_VIDEO_FILTER
+    spec.base = base
     spec.factory_name = permanent(m.factoryName)
     spec.type_name = permanent(m.typeName)
     spec.long_name = permanent(m.longName)
@@ -174,15 +238,15 @@ public func registerElement<E: VideoFilterElement>(_ type: E.Type, plugin: Opaqu
     spec.sink_caps = permanent(m.sinkCaps)
     spec.src_caps = permanent(m.srcCaps)
     spec.writes_frame = m.writesFrame ? 1 : 0
-    spec.properties = permanent(E.properties.map { propertySpec($0, defaults: defaults) })
-    spec.n_properties = UInt32(E.properties.count)
-    spec.signals = permanent(E.signals.map { s in
+    spec.properties = permanent(properties.map { propertySpec($0, defaults: defaults) })
+    spec.n_properties = UInt32(properties.count)
+    spec.signals = permanent(signals.map { s in
         ArSignalSpec(name: permanent(s.name), return_type: AR_VALUE_NONE, n_params: UInt32(s.params.count),
                      param_types: permanent(s.params.map(valueType)))
     })
-    spec.n_signals = UInt32(E.signals.count)
+    spec.n_signals = UInt32(signals.count)
     spec.vtable = vtable
-    spec.class_data = Unmanaged.passRetained(Registration<E>() as AnyRegistration).toOpaque()
+    spec.class_data = Unmanaged.passRetained(registration).toOpaque()
     let stored = UnsafeMutablePointer<ArElementSpec>.allocate(capacity: 1)
     stored.initialize(to: spec)
     return ar_element_register(plugin, stored) != 0

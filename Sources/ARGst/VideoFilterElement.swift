@@ -49,6 +49,10 @@ public protocol VideoFilterElement: AnyObject {
     func srcEvent(_ event: UnsafeMutablePointer<GstEvent>) -> Bool
     /// Answer a query arriving on the sink (`GST_PAD_SINK`) or source pad; return true when answered.
     func query(_ query: UnsafeMutablePointer<GstQuery>, direction: GstPadDirection) -> Bool
+    /// The caps on the other pad for `caps` on pad `direction` (transfer full), or nil for the
+    /// same caps (the default). Overlay elements use it to offer overlay-composition meta downstream.
+    func transformCaps(direction: GstPadDirection, caps: UnsafeMutablePointer<GstCaps>,
+                       filter: UnsafeMutablePointer<GstCaps>?) -> UnsafeMutablePointer<GstCaps>?
     /// A property changed (called on the setter's thread, after the store was updated).
     func propertyChanged(_ name: String)
 }
@@ -61,6 +65,8 @@ extension VideoFilterElement {
     public func sinkEvent(_ event: UnsafeMutablePointer<GstEvent>) -> Bool { true }
     public func srcEvent(_ event: UnsafeMutablePointer<GstEvent>) -> Bool { true }
     public func query(_ query: UnsafeMutablePointer<GstQuery>, direction: GstPadDirection) -> Bool { false }
+    public func transformCaps(direction: GstPadDirection, caps: UnsafeMutablePointer<GstCaps>,
+                              filter: UnsafeMutablePointer<GstCaps>?) -> UnsafeMutablePointer<GstCaps>? { nil }
     public func propertyChanged(_ name: String) {}
 }
 

@@ -134,8 +134,8 @@ func runPipelineFull(_ launch: String, file: StaticString = #filePath, line: UIn
     let types = GstMessageType(rawValue: GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_WARNING.rawValue)
     while true {
         // Generous guard against a hung pipeline: not a timing assertion.
-        guard let msg = gst_bus_timed_pop_filtered(bus, 60 * 1_000_000_000, types) else {
-            XCTFail("pipeline neither finished nor failed within 60 s: \(launch)", file: file, line: line)
+        guard let msg = gst_bus_timed_pop_filtered(bus, 30 * 1_000_000_000, types) else {
+            XCTFail("pipeline neither finished nor failed within 30 s: \(launch)", file: file, line: line)
             result.error = ("timeout", "")
             return result
         }

@@ -70,7 +70,8 @@ typedef struct {
 
 /** Which GStreamer base class the element derives from. */
 typedef enum {
-  AR_BASE_VIDEO_FILTER = 0  /* GstVideoFilter, in place (transform_ip) */
+  AR_BASE_VIDEO_FILTER = 0, /* GstVideoFilter, in place (transform_ip): sink and src pads */
+  AR_BASE_VIDEO_SOURCE = 1  /* GstPushSrc producing raw video in TIME format: a src pad */
 } ArBaseKind;
 
 /** Callbacks into Swift. `impl` is the pointer returned by `create`. NULL entries are skipped. */
@@ -82,15 +83,24 @@ typedef struct {
   /* Return FALSE after posting an error message. */
   gboolean (*start) (gpointer impl);
   gboolean (*stop) (gpointer impl);
-  gboolean (*set_info) (gpointer impl, GstCaps * incaps, const GstVideoInfo * in_info);
-  /* `frame` is mapped read-only or read-write according to ArElementSpec.writes_frame; the buffer
-   * is writable for metadata. */
+  /* Filters: the input caps; sources: the negotiated output caps. */
+  gboolean (*set_info) (gpointer impl, GstCaps * caps, const GstVideoInfo * info);
+  /* Filters: process the frame, mapped read-only or read-write according to
+   * ArElementSpec.writes_frame; the buffer is writable for metadata.
+   * Sources: draw the next frame (mapped read-write) and set the buffer's timestamps;
+   * return GST_FLOW_EOS at the end. */
   GstFlowReturn (*transform_frame) (gpointer impl, GstBuffer * buffer, GstVideoFrame * frame);
   /* Called before the default handling; return FALSE to drop (consume) the event. */
   gboolean (*sink_event) (gpointer impl, GstEvent * event);
   gboolean (*src_event) (gpointer impl, GstEvent * event);
   /* Return TRUE after answering `query` (it is then not passed on), FALSE for default handling. */
   gboolean (*query) (gpointer impl, GstPadDirection direction, GstQuery * query);
+  /* Filters: the caps on the other pad for `caps` on pad `direction` (transfer full), or NULL
+   * for the default (same caps). `filter` may be NULL. */
+  GstCaps *(*transform_caps) (gpointer impl, GstPadDirection direction, GstCaps * caps,
+      GstCaps * filter);
+  /* Sources: fixate `caps` (transfer full in and out), or NULL entry for gst_caps_fixate. */
+  GstCaps *(*fixate) (gpointer impl, GstCaps * caps);
 } ArElementVTable;
 
 /** Everything that describes one element type. */
@@ -103,7 +113,7 @@ typedef struct {
   const gchar *description;
   const gchar *author;
   guint rank;
-  const gchar *sink_caps;     /* caps string */
+  const gchar *sink_caps;     /* caps string; unused by sources */
   const gchar *src_caps;
   gboolean writes_frame;      /* map frames read-write (drawing) instead of read-only (analysis) */
   const ArPropertySpec *properties;
