@@ -5,10 +5,12 @@ import PackageDescription
 ///
 ///   ARElements ──▶ ARGst ──▶ CGStreamer, ARBridge (plugin/)
 ///       │──▶ ARDetect ──▶ CZBar, ARCore
-///       └──▶ ARRender ──▶ CPangoCairo, ARCore
-///   ARCodeGen ──▶ CQREncode, ARCore
+///       │──▶ ARVision ──▶ ARCore
+///       │──▶ ARRender ──▶ CPangoCairo, ARStyle ──▶ ARCore
+///       └──▶ ARCodeGen ──▶ CQREncode, ARCore
 ///
-/// ARCore is pure Swift (geometry, tracking, JSON records): no GStreamer, no C.
+/// ARCore, ARVision and ARStyle are pure Swift (geometry, tracking, JSON records, image motion,
+/// overlay styles and layout): no GStreamer, no C.
 let package = Package(
     name: "arbarcode",
     products: [
@@ -38,10 +40,15 @@ let package = Package(
         .target(name: "ARGst", dependencies: ["CGStreamer", "ARBridge", "ARCore"]),
         // zbar-based decoding on luma planes.
         .target(name: "ARDetect", dependencies: ["CZBar", "ARCore"]),
+        // Image motion between decodes (pyramids, optical flow, robust fits) on luma planes.
+        .target(name: "ARVision", dependencies: ["ARCore"]),
+        // Overlay style files, rules and placement (anchors, offsets, sizes).
+        .target(name: "ARStyle", dependencies: ["ARCore"]),
         // cairo/pango drawing of overlays.
-        .target(name: "ARRender", dependencies: ["CPangoCairo", "ARCore"]),
+        .target(name: "ARRender", dependencies: ["CPangoCairo", "ARStyle", "ARCore"]),
         // The elements and the plugin's registration list.
-        .target(name: "ARElements", dependencies: ["ARGst", "ARDetect", "ARRender", "ARCore"]),
+        .target(name: "ARElements",
+                dependencies: ["ARGst", "ARDetect", "ARVision", "ARStyle", "ARRender", "ARCodeGen", "ARCore"]),
         // Synthetic code images (QR, EAN-13, Code 128) with exact ground truth.
         .target(name: "ARCodeGen", dependencies: ["CQREncode", "ARCore"]),
         .executableTarget(name: "arclip", dependencies: ["ARCodeGen", "ARCore"]),
@@ -52,6 +59,9 @@ let package = Package(
 
         .testTarget(name: "ARCoreTests", dependencies: ["ARCore"]),
         .testTarget(name: "ARDetectTests", dependencies: ["ARDetect", "ARCodeGen", "ARCore"]),
+        .testTarget(name: "ARVisionTests", dependencies: ["ARVision", "ARCodeGen", "ARCore"]),
+        .testTarget(name: "ARStyleTests", dependencies: ["ARStyle", "ARCore"]),
+        .testTarget(name: "ARRenderTests", dependencies: ["ARRender", "ARStyle", "ARCore"]),
         .testTarget(name: "ARCodeGenTests", dependencies: ["ARCodeGen", "ARCore"]),
         .testTarget(name: "ARElementsTests",
                     dependencies: ["ARElements", "ARGst", "ARCore", "ARCodeGen", "CGstCheck", "CGStreamer", "ARBridge"]),

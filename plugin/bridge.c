@@ -402,6 +402,35 @@ ar_src_query (GstBaseSrc * src, GstQuery * query)
   return GST_BASE_SRC_CLASS (PARENT_CLASS (src))->query (src, query);
 }
 
+/* ---- action signals ---- */
+
+typedef struct {
+  GClosure closure;
+  guint signal_index;
+} ArActionClosure;
+
+static void
+ar_action_marshal (GClosure * closure, GValue * return_value, guint n_param_values,
+    const GValue * param_values, gpointer invocation_hint, gpointer marshal_data)
+{
+  gpointer element = g_value_get_object (&param_values[0]);
+  const ArElementSpec *spec = SPEC (element);
+  (void) invocation_hint;
+  (void) marshal_data;
+  if (spec->vtable.action)
+    spec->vtable.action (impl_of (element), ((ArActionClosure *) closure)->signal_index,
+        param_values + 1, n_param_values - 1, return_value);
+}
+
+static GClosure *
+action_closure (guint signal_index)
+{
+  GClosure *closure = g_closure_new_simple (sizeof (ArActionClosure), NULL);
+  ((ArActionClosure *) closure)->signal_index = signal_index;
+  g_closure_set_marshal (closure, ar_action_marshal);
+  return closure;
+}
+
 /* ---- type registration ---- */
 
 static void
@@ -443,8 +472,9 @@ ar_class_init (gpointer g_class, gpointer class_data)
     for (guint j = 0; j < s->n_params; j++)
       types[j] = ar_value_gtype (s->param_types[j]);
     data->signal_ids[i] = g_signal_newv (s->name, G_TYPE_FROM_CLASS (g_class),
-        G_SIGNAL_RUN_LAST, NULL, NULL, NULL, NULL, ar_value_gtype (s->return_type),
-        s->n_params, types);
+        G_SIGNAL_RUN_LAST | (s->is_action ? G_SIGNAL_ACTION : 0),
+        s->is_action ? action_closure (i) : NULL, NULL, NULL, NULL,
+        ar_value_gtype (s->return_type), s->n_params, types);
     g_free (types);
   }
 

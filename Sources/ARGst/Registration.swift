@@ -16,6 +16,7 @@ class AnyElementBox {
     func transformCaps(_ direction: GstPadDirection, _ caps: UnsafeMutablePointer<GstCaps>,
                        _ filter: UnsafeMutablePointer<GstCaps>?) -> UnsafeMutablePointer<GstCaps>? { nil }
     func fixate(_ caps: UnsafeMutablePointer<GstCaps>) -> UnsafeMutablePointer<GstCaps> { gst_caps_fixate(caps) }
+    func action(_ index: Int, _ params: UnsafeBufferPointer<GValue>, _ result: UnsafeMutablePointer<GValue>?) {}
 }
 
 /// Shared by the filter and source boxes: the element's handle, settings and property routing.
@@ -85,6 +86,9 @@ final class ElementBox<E: VideoFilterElement>: PropertyBox<E.Settings> {
     override func transformCaps(_ direction: GstPadDirection, _ caps: UnsafeMutablePointer<GstCaps>,
                                 _ filter: UnsafeMutablePointer<GstCaps>?) -> UnsafeMutablePointer<GstCaps>? {
         element.transformCaps(direction: direction, caps: caps, filter: filter)
+    }
+    override func action(_ index: Int, _ params: UnsafeBufferPointer<GValue>, _ result: UnsafeMutablePointer<GValue>?) {
+        element.action(index, params: params, result: result)
     }
 }
 
@@ -161,7 +165,10 @@ private let vtable = ArElementVTable(
     src_event: { impl, event in box(impl).srcEvent(event!) ? 1 : 0 },
     query: { impl, direction, query in box(impl).query(query!, direction) ? 1 : 0 },
     transform_caps: { impl, direction, caps, filter in box(impl).transformCaps(direction, caps!, filter) },
-    fixate: { impl, caps in box(impl).fixate(caps!) }
+    fixate: { impl, caps in box(impl).fixate(caps!) },
+    action: { impl, index, params, count, result in
+        box(impl).action(Int(index), UnsafeBufferPointer(start: params, count: Int(count)), result)
+    }
 )
 
 private func propertySpec<S>(_ p: Property<S>, defaults: S) -> ArPropertySpec {
@@ -241,8 +248,9 @@ private func register<S>(metadata m: ElementMetadata, base: ArBaseKind, properti
     spec.properties = permanent(properties.map { propertySpec($0, defaults: defaults) })
     spec.n_properties = UInt32(properties.count)
     spec.signals = permanent(signals.map { s in
-        ArSignalSpec(name: permanent(s.name), return_type: AR_VALUE_NONE, n_params: UInt32(s.params.count),
-                     param_types: permanent(s.params.map(valueType)))
+        ArSignalSpec(name: permanent(s.name), return_type: s.returns.map(valueType) ?? AR_VALUE_NONE,
+                     n_params: UInt32(s.params.count), param_types: permanent(s.params.map(valueType)),
+                     is_action: s.isAction ? 1 : 0)
     })
     spec.n_signals = UInt32(signals.count)
     spec.vtable = vtable

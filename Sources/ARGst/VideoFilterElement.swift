@@ -1,6 +1,7 @@
 import CGStreamer
 
-/// A signal an element declares, e.g. `track-added` with one GstStructure parameter.
+/// A signal an element declares, e.g. `track-added` with one GstStructure parameter, or an action
+/// signal the application emits (e.g. `set-overlay`) and the element handles in `action`.
 public struct SignalSpec {
     public enum ParamType {
         case structure, pointer, uint64, string, int, double, bool
@@ -8,10 +9,16 @@ public struct SignalSpec {
 
     public var name: String
     public var params: [ParamType]
+    /// Return type; nil for none.
+    public var returns: ParamType?
+    /// Emitted by the application, handled by the element.
+    public var isAction: Bool
 
-    public init(_ name: String, params: [ParamType]) {
+    public init(_ name: String, params: [ParamType], returns: ParamType? = nil, isAction: Bool = false) {
         self.name = name
         self.params = params
+        self.returns = returns
+        self.isAction = isAction
     }
 }
 
@@ -53,6 +60,9 @@ public protocol VideoFilterElement: AnyObject {
     /// same caps (the default). Overlay elements use it to offer overlay-composition meta downstream.
     func transformCaps(direction: GstPadDirection, caps: UnsafeMutablePointer<GstCaps>,
                        filter: UnsafeMutablePointer<GstCaps>?) -> UnsafeMutablePointer<GstCaps>?
+    /// The application emitted action signal number `index`; `params` follow the instance.
+    /// Write the return value into `result` when the signal returns one.
+    func action(_ index: Int, params: UnsafeBufferPointer<GValue>, result: UnsafeMutablePointer<GValue>?)
     /// A property changed (called on the setter's thread, after the store was updated).
     func propertyChanged(_ name: String)
 }
@@ -67,6 +77,7 @@ extension VideoFilterElement {
     public func query(_ query: UnsafeMutablePointer<GstQuery>, direction: GstPadDirection) -> Bool { false }
     public func transformCaps(direction: GstPadDirection, caps: UnsafeMutablePointer<GstCaps>,
                               filter: UnsafeMutablePointer<GstCaps>?) -> UnsafeMutablePointer<GstCaps>? { nil }
+    public func action(_ index: Int, params: UnsafeBufferPointer<GValue>, result: UnsafeMutablePointer<GValue>?) {}
     public func propertyChanged(_ name: String) {}
 }
 

@@ -60,12 +60,14 @@ typedef struct {
   gboolean mutable_in_playing;              /* may be changed while PLAYING */
 } ArPropertySpec;
 
-/** One action-less GObject signal (G_SIGNAL_RUN_LAST). */
+/** One GObject signal (G_SIGNAL_RUN_LAST). An action signal is one the application emits
+ * (g_signal_emit_by_name) and the element handles, through ArElementVTable.action. */
 typedef struct {
   const gchar *name;
   ArValueType return_type;
   guint n_params;
   const ArValueType *param_types;
+  gboolean is_action;
 } ArSignalSpec;
 
 /** Which GStreamer base class the element derives from. */
@@ -101,6 +103,10 @@ typedef struct {
       GstCaps * filter);
   /* Sources: fixate `caps` (transfer full in and out), or NULL entry for gst_caps_fixate. */
   GstCaps *(*fixate) (gpointer impl, GstCaps * caps);
+  /* An action signal was emitted: `params` are its parameters after the instance; set
+   * `return_value` (already initialised to the return type) unless it is NULL. */
+  void (*action) (gpointer impl, guint signal_index, const GValue * params, guint n_params,
+      GValue * return_value);
 } ArElementVTable;
 
 /** Everything that describes one element type. */
