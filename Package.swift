@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "gstarbarcode", type: .dynamic, targets: ["ARElements"]),
         .executable(name: "arclip", targets: ["arclip"]),
         .executable(name: "arbench", targets: ["arbench"]),
+        .executable(name: "arserve", targets: ["arserve"]),
     ],
     targets: [
         // System libraries, found with pkg-config.
@@ -29,6 +30,8 @@ let package = Package(
         .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo",
                        providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(name: "CGstRtspServer", pkgConfig: "gstreamer-rtsp-server-1.0",
+                       providers: [.apt(["libgstrtspserver-1.0-dev"])]),
 
         // The C bridge: GObject/GStreamer boilerplate, generic and table-driven.
         .target(name: "ARBridge", dependencies: ["CGStreamer"], path: "plugin",
@@ -53,6 +56,11 @@ let package = Package(
         .target(name: "ARCodeGen", dependencies: ["CQREncode", "ARCore"]),
         .executableTarget(name: "arclip", dependencies: ["ARCodeGen", "ARCore"]),
 
+        // Pipeline files (pipelines/*.pipeline): comments, variables, what they output.
+        .target(name: "ARPipelines"),
+        // RTSP serving of a pipeline file with gst-rtsp-server.
+        .target(name: "ARServe", dependencies: ["ARPipelines", "ARElements", "ARGst", "ARBridge", "CGstRtspServer", "CGStreamer"]),
+        .executableTarget(name: "arserve", dependencies: ["ARServe", "ARPipelines"]),
         // Benchmarks and accuracy measurements (release builds), stock GStreamer elements side by side.
         .executableTarget(name: "arbench",
                           dependencies: ["ARElements", "ARGst", "ARDetect", "ARCodeGen", "ARCore", "CGStreamer", "ARBridge"]),
@@ -61,6 +69,9 @@ let package = Package(
         .testTarget(name: "ARDetectTests", dependencies: ["ARDetect", "ARCodeGen", "ARCore"]),
         .testTarget(name: "ARVisionTests", dependencies: ["ARVision", "ARCodeGen", "ARCore"]),
         .testTarget(name: "ARStyleTests", dependencies: ["ARStyle", "ARCore"]),
+        .testTarget(name: "ARPipelinesTests", dependencies: ["ARPipelines"]),
+        .testTarget(name: "ARServeTests",
+                    dependencies: ["ARServe", "arserve", "ARPipelines", "ARElements", "ARBridge", "ARGst", "CGStreamer"]),
         .testTarget(name: "ARRenderTests", dependencies: ["ARRender", "ARStyle", "ARCore"]),
         .testTarget(name: "ARCodeGenTests", dependencies: ["ARCodeGen", "ARCore"]),
         .testTarget(name: "ARElementsTests",

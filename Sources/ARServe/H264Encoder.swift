@@ -1,0 +1,32 @@
+import CGStreamer
+
+/// The H.264 encoder arserve appends to raw-video pipelines, tuned for low latency.
+public enum H264Encoder: String, CaseIterable, Sendable {
+    /// x264enc (gstreamer1.0-plugins-ugly): zerolatency, ultrafast, constrained baseline.
+    case x264 = "x264enc"
+    /// openh264enc (gstreamer1.0-plugins-bad): low complexity.
+    case openh264 = "openh264enc"
+
+    /// The first encoder installed, in order of preference; nil when none is.
+    public static func available() -> H264Encoder? {
+        allCases.first { encoder in
+            guard let factory = gst_element_factory_find(encoder.rawValue) else { return false }
+            gst_object_unref(UnsafeMutableRawPointer(factory))
+            return true
+        }
+    }
+
+    /// Launch text from raw video to an RTP payloader named `pay0`. Key frames every second at
+    /// 30 fps so viewers that join late start within a second; SPS/PPS with every key frame.
+    public func encodeAndPay(bitrateKbps: Int = 4000) -> String {
+        let encode: String
+        switch self {
+        case .x264:
+            encode = "x264enc tune=zerolatency speed-preset=ultrafast key-int-max=30 bitrate=\(bitrateKbps) "
+                + "! video/x-h264,profile=constrained-baseline"
+        case .openh264:
+            encode = "openh264enc complexity=low gop-size=30 bitrate=\(bitrateKbps * 1000) ! h264parse"
+        }
+        return "videoconvert ! video/x-raw,format=I420 ! \(encode) ! rtph264pay name=pay0 pt=96 config-interval=-1"
+    }
+}

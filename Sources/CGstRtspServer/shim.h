@@ -1,0 +1,2 @@
+#include <gst/rtsp-server/rtsp-server.h>
+#include <glib-unix.h>
