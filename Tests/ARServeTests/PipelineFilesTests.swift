@@ -1,6 +1,5 @@
 import ARPipelines
 import ARServe
-import CGStreamer
 import Foundation
 import XCTest
 
@@ -13,33 +12,7 @@ final class PipelineFilesTests: XCTestCase {
             .filter { $0.hasSuffix(".pipeline") }.sorted().map { dir + "/" + $0 }
     }
 
-    /// Runs `description` to EOS; returns the first error message, or nil.
-    private func run(_ description: String) -> String? {
-        _ = PipelineServer.initialize
-        var error: UnsafeMutablePointer<GError>?
-        let pipeline = gst_parse_launch_full(description, nil, GST_PARSE_FLAG_FATAL_ERRORS, &error)
-        if let error {
-            defer { g_error_free(error) }
-            return "parse: " + String(cString: error.pointee.message)
-        }
-        guard let pipeline else { return "no pipeline" }
-        defer {
-            gst_element_set_state(pipeline, GST_STATE_NULL)
-            gst_object_unref(UnsafeMutableRawPointer(pipeline))
-        }
-        let bus = gst_element_get_bus(pipeline)!
-        defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
-        gst_element_set_state(pipeline, GST_STATE_PLAYING)
-        let types = GstMessageType(rawValue: GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue)
-        guard let msg = gst_bus_timed_pop_filtered(bus, 60 * 1_000_000_000, types) else { return "no EOS within 60 s" }
-        defer { gst_mini_object_unref(UnsafeMutableRawPointer(msg).assumingMemoryBound(to: GstMiniObject.self)) }
-        guard msg.pointee.type == GST_MESSAGE_ERROR else { return nil }
-        var err: UnsafeMutablePointer<GError>?
-        var debug: UnsafeMutablePointer<gchar>?
-        gst_message_parse_error(msg, &err, &debug)
-        defer { g_error_free(err); g_free(debug) }
-        return String(cString: err!.pointee.message)
-    }
+    private func run(_ description: String) -> String? { PipelineRunner.run(description) }
 
     /// A short H.264 MP4 for the file pipeline's input.
     private func makeInputClip() throws -> String {

@@ -1,6 +1,5 @@
 import ARPipelines
 import ARServe
-import CGStreamer
 import Foundation
 import XCTest
 
@@ -13,18 +12,17 @@ final class PipelineServerTests: XCTestCase {
     }
 
     func testTwoClientsAtOnceDecodeTheDemoWithItsOverlay() throws {
-        let loop = BackgroundLoop()
+        let loop = MainLoopThread()
         defer { loop.stop() }
         let server = try demoServer()
         let url = try server.start(context: loop.context)
         XCTAssertTrue(url.hasPrefix("rtsp://127.0.0.1:"), url)
         XCTAssertNotNil(server.encoder, "raw video gets an encoder appended")
-        let clients = [RTSPClient(url: url, width: 640, height: 360), RTSPClient(url: url, width: 640, height: 360)]
-        defer { clients.forEach { $0.stop() } }
-        let ok = waitUntil { clients.allSatisfy { $0.frames.count >= 45 } || clients.contains { $0.error() != nil } }
-        XCTAssertTrue(ok, "frames: \(clients.map { $0.frames.count })")
+        let clients = [RTSPViewer(url: url, width: 640, height: 360), RTSPViewer(url: url, width: 640, height: 360)]
+        let ok = waitUntil { clients.allSatisfy { $0.framesDecoded >= 45 } || clients.contains { $0.error != nil } }
+        XCTAssertTrue(ok, "frames: \(clients.map(\.framesDecoded)), errors: \(clients.map(\.error))")
         for (i, c) in clients.enumerated() {
-            let (count, last) = c.frames.snapshot
+            let count = c.framesDecoded, last = c.lastRGBFrame
             XCTAssertGreaterThanOrEqual(count, 45, "client \(i) decoded frames")
             XCTAssertEqual(last.count, 640 * 360 * 3)
             // Codes are grey; green comes only from aroverlay's outlines.
@@ -37,17 +35,16 @@ final class PipelineServerTests: XCTestCase {
         var options = ServeOptions()
         options.user = "viewer"
         options.password = "s3cret"
-        let loop = BackgroundLoop()
+        let loop = MainLoopThread()
         defer { loop.stop() }
         let server = try demoServer(options)
         let url = try server.start(context: loop.context)
-        let refused = RTSPClient(url: url, width: 640, height: 360, credentials: ("viewer", "wrong"))
-        let allowed = RTSPClient(url: url, width: 640, height: 360, credentials: ("viewer", "s3cret"))
-        defer { refused.stop(); allowed.stop() }
-        var refusal: String?
-        XCTAssertTrue(waitUntil { refusal = refusal ?? refused.error(); return refusal != nil && allowed.frames.count >= 5 })
-        XCTAssertTrue(refusal?.lowercased().contains("unauthorized") ?? false, "\(String(describing: refusal))")
-        XCTAssertEqual(refused.frames.count, 0)
+        let refused = RTSPViewer(url: url, width: 640, height: 360, user: "viewer", password: "wrong")
+        let allowed = RTSPViewer(url: url, width: 640, height: 360, user: "viewer", password: "s3cret")
+        XCTAssertTrue(waitUntil { refused.error != nil && allowed.framesDecoded >= 5 })
+        XCTAssertTrue(refused.error?.lowercased().contains("unauthorized") ?? false, "\(String(describing: refused.error))")
+        XCTAssertEqual(refused.framesDecoded, 0)
+        XCTAssertNil(allowed.error)
         server.stop(context: loop.context)
     }
 
