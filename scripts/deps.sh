@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages arbarcode needs, only those missing (idempotent), and says which.
 # Usage: scripts/deps.sh build|demo|bench
-#   build: compile the plugin and run the tests
-#   demo:  build + H.264 encoding and MP4 muxing for the demo video
-#   bench: demo + the stock GStreamer zbar element and webp decoding, for side-by-side figures
+#   build: compile the plugin and arserve, and run the tests (RTSP tests encode and decode H.264)
+#   demo:  the same set (H.264 encoding and MP4 muxing for the demo video)
+#   bench: the same plus nothing else today (the stock zbar element and webpdec are in plugins-bad)
 set -euo pipefail
 
-build=(pkg-config make libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libzbar-dev libcairo2-dev
-       libpango1.0-dev libqrencode-dev gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
-       fonts-dejavu-core)
-demo=("${build[@]}" gstreamer1.0-plugins-ugly)
-bench=("${demo[@]}" gstreamer1.0-plugins-bad)
+build=(pkg-config make libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstrtspserver-1.0-dev
+       libzbar-dev libcairo2-dev libpango1.0-dev libqrencode-dev gstreamer1.0-tools gstreamer1.0-plugins-base
+       gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly fonts-dejavu-core)
+demo=("${build[@]}")
+bench=("${demo[@]}")
 
 case "${1:-build}" in
   build) wanted=("${build[@]}") ;;

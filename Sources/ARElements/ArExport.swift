@@ -9,7 +9,7 @@ private let cat = DebugCategory("arexport", description: "arbarcode JSON Lines m
 /// `FrameRecord`). Pixels and metadata pass through untouched. Lines are flushed as written.
 public final class ArExport: VideoFilterElement {
     public struct Settings {
-        /// File path, or `-` for standard output.
+        /// File path, `-` for standard output, or `udp://HOST:PORT` / `tcp://HOST:PORT`.
         var location: String?
     }
 
@@ -18,18 +18,19 @@ public final class ArExport: VideoFilterElement {
     public static let metadata = ElementMetadata(
         factoryName: "arexport", typeName: "ArExport", longName: "Barcode metadata exporter",
         klass: "Filter/Analyzer/Video",
-        description: "Writes every frame's codes (id, symbology, text, corners, state) as JSON Lines",
+        description: "Writes every frame's codes (id, symbology, text, corners, state) as JSON Lines to a file, standard output or a socket",
         caps: "video/x-raw", writesFrame: false)
 
     public static let properties: [Property<Settings>] = [
-        .string("location", "Location", "File to write JSON Lines to (created or truncated), or '-' for standard output",
+        .string("location", "Location",
+                "Where to write JSON Lines: a file path (created or truncated), '-' for standard output, "
+                    + "udp://HOST:PORT (one datagram per line) or tcp://HOST:PORT (connects at start)",
                 \.location, mutableInPlaying: false),
     ]
 
     private let element: ElementHandle
     private let settings: SettingsStore<Settings>
-    private var file: UnsafeMutablePointer<FILE>?
-    private var ownsFile = false
+    private var writer: LineWriter?
     private var frameIndex: UInt64 = 0
 
     public init(element: ElementHandle, settings: SettingsStore<Settings>) {
@@ -39,38 +40,33 @@ public final class ArExport: VideoFilterElement {
 
     public func start() throws {
         guard let location = settings.snapshot.location, !location.isEmpty else {
-            throw ElementError.openWrite("No location set for arexport: set location to a file path or '-' for standard output")
+            throw ElementError.openWrite("No location set for arexport: set location to a file path, '-', udp://HOST:PORT or tcp://HOST:PORT")
         }
-        if location == "-" {
-            file = stdout
-            ownsFile = false
-        } else {
-            guard let f = fopen(location, "w") else {
-                throw ElementError.openWrite("Could not open '\(location)' for writing: \(String(cString: strerror(errno)))")
-            }
-            file = f
-            ownsFile = true
+        do {
+            writer = try LineWriter(ExportDestination.parse(location))
+        } catch let e as ExportDestinationError {
+            throw ElementError.openWrite(e.description)
         }
         frameIndex = 0
         cat.log(.info, element.object, "writing JSON Lines to \(location)")
     }
 
     public func stop() {
-        if ownsFile, let file { fclose(file) }
-        file = nil
+        writer = nil
     }
 
     public func transform(_ frame: VideoFrame) throws {
-        guard let file else { return }
+        guard let writer else { return }
         let objects = frame.barcodeRegions.map {
             ObjectRecord(id: $0.trackID ?? 0, symbology: $0.symbology, payload: $0.payload, quad: $0.quad, state: $0.state)
         }
         let record = FrameRecord(frame: frameIndex, ptsNanoseconds: frame.buffer.ptsNanoseconds, width: frame.width,
                                  height: frame.height, objects: objects)
         frameIndex += 1
-        let line = record.jsonLine() + "\n"
-        if fputs(line, file) < 0 || fflush(file) != 0 {
-            throw ElementError.write("Could not write to '\(settings.snapshot.location ?? "")': \(String(cString: strerror(errno)))")
+        do {
+            try writer.write(record.jsonLine())
+        } catch let e as ExportDestinationError {
+            throw ElementError.write(e.description)
         }
     }
 }
