@@ -7,29 +7,27 @@ scripts/deps.sh demo
 source scripts/env.sh
 out="$AR_ROOT/out"
 mkdir -p "$out"
-echo "demo: building (release)"
-swift build -c release
-W=640 H=480 FPS=30 FRAMES=150
-echo "demo: generating a ${W}x${H} clip of $FRAMES frames with moving codes"
-.build/release/arclip --width $W --height $H --fps $FPS --frames $FRAMES --format i420 \
-  --out "$out/demo-clip.i420" --truth "$out/demo-truth.jsonl"
+echo "demo: building the plugin and arserve (release)"
+swift build -c release --product gstarbarcode
+swift build -c release --product arserve
+W=1280 H=720 FRAMES=300
+echo "demo: running pipelines/demo.pipeline for $FRAMES frames (${W}x${H}, 30 fps, not paced)"
 rm -f "$out"/demo-snapshot-*.png
-echo "demo: running the pipeline"
-gst-launch-1.0 -q -e \
-  filesrc location="$out/demo-clip.i420" \
-  ! rawvideoparse width=$W height=$H format=i420 framerate=$FPS/1 \
-  ! arbarcodetrack ! aroverlay ! arexport location="$out/demo.jsonl" \
-  ! tee name=t \
-  t. ! queue ! videoconvert ! x264enc tune=zerolatency speed-preset=veryfast ! mp4mux ! filesink location="$out/demo.mp4" \
-  t. ! queue ! videoconvert ! pngenc ! multifilesink location="$out/demo-snapshot-%05d.png" max-files=1
+# The file's pipeline ends in raw video; this tail writes the metadata, the MP4 and snapshots.
+AR_SINK="arexport location=$out/demo.jsonl ! tee name=t \
+  t. ! queue ! videoconvert ! x264enc speed-preset=veryfast ! mp4mux ! filesink location=$out/demo.mp4 \
+  t. ! queue ! videorate drop-only=true max-rate=1 ! videoconvert ! pngenc ! multifilesink location=$out/demo-snapshot-%05d.png" \
+WIDTH=$W HEIGHT=$H FRAMES=$FRAMES LIVE=false \
+  scripts/arlaunch pipelines/demo.pipeline -q
 mv "$(ls "$out"/demo-snapshot-*.png | tail -n 1)" "$out/demo.png"
-rm -f "$out/demo-clip.i420"
+rm -f "$out"/demo-snapshot-*.png
 lines=$(wc -l < "$out/demo.jsonl")
 ids=$(grep -o '"id":[0-9]*' "$out/demo.jsonl" | sort -u | wc -l)
 echo
 echo "demo: done"
 echo "  annotated video : $out/demo.mp4"
 echo "  metadata        : $out/demo.jsonl ($lines frames, $ids distinct track ids)"
-echo "  snapshot        : $out/demo.png (last frame)"
-echo "  ground truth    : $out/demo-truth.jsonl"
+echo "  snapshot        : $out/demo.png"
+echo "  watch it live   : .build/release/arserve pipelines/demo.pipeline"
+echo "                    then open rtsp://127.0.0.1:8554/ar in any RTSP player (gst-play-1.0, ffplay, vlc)"
 echo "  load the plugin : export GST_PLUGIN_PATH=$AR_PLUGIN_DIR   (or: make install)"

@@ -45,7 +45,7 @@ final class PipelineFilesTests: XCTestCase {
             if description.hasPrefix("v4l2src") || description.hasPrefix("rtspsrc") {
                 description = PipelineFile.replacingSource(of: description, with: "videotestsrc num-buffers=10 ! jpegenc")
             } else if description.hasPrefix("arcodesrc") {
-                description = PipelineFile.replacingSource(of: description, with: "arcodesrc num-buffers=10 num-codes=3")
+                description = PipelineFile.replacingSource(of: description, with: "arcodesrc num-buffers=10 codes=3")
             }
             if PipelineFile.output(of: description) == .rawVideo { description += " ! fakesink" }
             XCTAssertNil(run(description), "\(path): \(description)")
