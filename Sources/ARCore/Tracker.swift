@@ -112,8 +112,9 @@ public struct TrackerUpdate: Hashable, Sendable {
 ///
 /// A detection can only continue a live track with the same symbology and payload; among those,
 /// pairs are assigned greedily by smallest centre distance, so identical codes in view ("twins") stay
-/// separate tracks told apart by position. There is no motion model: a track not decoded on a frame
-/// keeps its last quad (`tracked`) until it expires.
+/// separate tracks told apart by position. Between decodes `advance(motions:)` moves each track by
+/// the motion measured in the image, or by its last velocity when none was measured; without
+/// `advance` a track not decoded on a frame keeps its last quad (`tracked`) until it expires.
 public struct Tracker: Sendable {
     /// Tuning; may be changed between updates.
     public var configuration: TrackerConfiguration
@@ -121,6 +122,12 @@ public struct Tracker: Sendable {
     private var live: [Track] = []
     private var nextID: UInt64 = 1
     private var lastTimestamp: UInt64?
+    /// Per track: centre velocity, pixels per frame, from the last measured motion.
+    private var velocity: [UInt64: Point] = [:]
+    /// Tracks whose motion was measured in the image on the last `advance` (they are in view).
+    private var following: Set<UInt64> = []
+    /// Frames each track has coasted on its velocity since its motion was last measured.
+    private var coasting: [UInt64: Int] = [:]
 
     /// An empty tracker; the first track gets id 1.
     public init(configuration: TrackerConfiguration = TrackerConfiguration()) {
@@ -130,10 +137,42 @@ public struct Tracker: Sendable {
     /// The tracks alive after the last update, sorted by id.
     public var liveTracks: [Track] { live }
 
+    /// Moves the live tracks onto a new frame, before `update` matches its detections: a track with
+    /// an entry in `motions` (previous-frame pixels → this frame's, measured in the image) takes it;
+    /// any other coasts on its last measured centre velocity, damped by 0.8 per frame, so a code
+    /// hidden or out of view drifts to a halt. Call at most once per frame.
+    public mutating func advance(motions: [UInt64: Homography]) {
+        following = []
+        for i in live.indices {
+            let id = live[i].id
+            let before = live[i].quad
+            if let h = motions[id] {
+                let moved = h.apply(before)
+                guard moved.corners.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { continue }
+                live[i].quad = moved
+                velocity[id] = moved.center - before.center
+                following.insert(id)
+                coasting[id] = 0
+            } else if let v = velocity[id] {
+                let n = (coasting[id] ?? 0) + 1
+                coasting[id] = n
+                let d = v * pow(0.8, Double(n))
+                live[i].quad = before.translated(dx: d.x, dy: d.y)
+            }
+        }
+    }
+
+    /// Scales every live track's quad (e.g. after the frame size changed), x by `sx`, y by `sy`.
+    public mutating func rescale(sx: Double, sy: Double) {
+        for i in live.indices { live[i].quad = live[i].quad.scaled(sx: sx, sy: sy) }
+        for (id, v) in velocity { velocity[id] = Point(x: v.x * sx, y: v.y * sy) }
+    }
+
     /// Feeds the detections of one frame taken at `timestampNanoseconds` and reports the tracks.
     ///
-    /// - Duplicates: detections of the same symbology and payload whose centres are closer than a
-    ///   quarter of their mean side length are merged first; the highest `quality` one (first on ties) is kept.
+    /// - Duplicates: detections of the same symbology and payload where one's centre lies inside the
+    ///   other's quad are merged first (twins cannot overlap); the highest `quality` one (first on ties)
+    ///   is kept. An unmatched detection whose centre lies inside a same-code track is dropped.
     /// - Matching: greedy over all (detection, live track) pairs with equal symbology and payload,
     ///   nearest centres first. A matched track takes the detection's quad and becomes `detected`.
     /// - New tracks: each unmatched detection starts a track, in input order, while fewer than
@@ -164,12 +203,15 @@ public struct Tracker: Sendable {
 
         let merged = Tracker.mergeDuplicates(detections)
 
-        // Greedy assignment over all compatible pairs, nearest centres first.
+        // Greedy assignment over all compatible pairs, nearest centres first. A track followed in
+        // the image on this frame (`advance`) is where its code is: it only takes a detection
+        // within twice the code's size, so a same-payload code elsewhere is a twin, not a jump.
         var pairs: [(distance: Double, detection: Int, track: Int)] = []
         for (d, detection) in merged.enumerated() {
             for (t, track) in survivors.enumerated()
             where track.symbology == detection.symbology && track.payload == detection.payload {
                 let distance = track.quad.center.distance(to: detection.quad.center)
+                if following.contains(track.id), distance > 2 * max(track.quad.meanSide, detection.quad.meanSide) { continue }
                 pairs.append((distance.isNaN ? .infinity : distance, d, t))
             }
         }
@@ -191,6 +233,10 @@ public struct Tracker: Sendable {
 
         var added: [Track] = []
         for (d, detection) in merged.enumerated() where !detectionMatched[d] {
+            // A second reading of a code already matched on this frame (twins cannot overlap).
+            if survivors.contains(where: {
+                $0.symbology == detection.symbology && $0.payload == detection.payload && $0.quad.contains(detection.quad.center)
+            }) { continue }
             guard survivors.count < configuration.maxTracks else { break }
             let track = Track(id: nextID, symbology: detection.symbology, payload: detection.payload,
                               quad: detection.quad, state: .detected, firstSeenNanoseconds: now,
@@ -201,6 +247,9 @@ public struct Tracker: Sendable {
         }
 
         live = survivors.sorted { $0.id < $1.id }
+        let liveIDs = Set(live.map(\.id))
+        velocity = velocity.filter { liveIDs.contains($0.key) }
+        coasting = coasting.filter { liveIDs.contains($0.key) }
         let byID: (Track, Track) -> Bool = { $0.id < $1.id }
         return TrackerUpdate(tracks: (live + removed).sorted(by: byID), added: added.sorted(by: byID),
                              updated: updated.sorted(by: byID), removed: removed.sorted(by: byID))
@@ -210,10 +259,13 @@ public struct Tracker: Sendable {
     public mutating func reset() {
         live = []
         lastTimestamp = nil
+        velocity = [:]
+        following = []
+        coasting = [:]
     }
 
-    /// Merges same-code detections at (nearly) the same place: centres closer than a quarter of the
-    /// mean of their mean side lengths. Keeps the highest quality one (the earlier on ties), in input order.
+    /// Merges same-code detections that overlap (one's centre inside the other's quad). Keeps the
+    /// highest quality one (the earlier on ties), in input order.
     private static func mergeDuplicates(_ detections: [Detection]) -> [Detection] {
         // Best quality first; equal quality keeps input order.
         let byQuality = detections.indices.sorted { a, b in
@@ -226,8 +278,8 @@ public struct Tracker: Sendable {
             let duplicate = kept.contains { k in
                 let other = detections[k]
                 guard other.symbology == d.symbology, other.payload == d.payload else { return false }
-                let limit = (other.quad.meanSide + d.quad.meanSide) / 2 / 4
-                return other.quad.center.distance(to: d.quad.center) < limit
+                // Overlapping readings are one code: twins cannot overlap.
+                return other.quad.contains(d.quad.center) || d.quad.contains(other.quad.center)
             }
             if !duplicate { kept.append(i) }
         }

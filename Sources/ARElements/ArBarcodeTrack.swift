@@ -1,19 +1,46 @@
 import ARCore
 import ARDetect
 import ARGst
+import ARVision
 import CGStreamer
 import Foundation
 
 private let cat = DebugCategory("arbarcodetrack", description: "arbarcode detector and tracker")
 
+/// Where `arbarcodetrack` runs its full-frame decodes.
+public enum DetectMode: Int32, PropertyEnum {
+    /// `async` on live sources (cameras), `sync` otherwise (files), decided when caps are set.
+    case auto = 0
+    /// On the streaming thread, every `detect-interval` frames: deterministic output.
+    case sync = 1
+    /// On a worker thread that never blocks the streaming thread; results are carried forward.
+    case async = 2
+
+    public var nick: String { ["auto", "sync", "async"][Int(rawValue)] }
+    public var label: String {
+        ["Async on live sources, sync otherwise", "Decode on the streaming thread (deterministic)",
+         "Decode on a worker thread (never blocks)"][Int(rawValue)]
+    }
+}
+
 /// `arbarcodetrack`: `arbarcodedetect` and `artrack` in one element, the one most pipelines use.
-/// Decodes every `detect-interval` frames and reports every live track on every frame.
+///
+/// Every frame: each track is moved by the motion measured in the image (`TrackingStage`), then
+/// decodes correct it. `sync`: a full-frame decode every `detect-interval` frames and, on the
+/// frames between, re-decodes around each track, all on the streaming thread. `async`: a worker
+/// thread alternates full-frame decodes (at most every `detect-interval` frames) and re-decodes
+/// around the tracks; a result decoded on frame N arrives at frame N+k and is carried forward by
+/// the tracked motion. Every live track is reported on every frame.
 public final class ArBarcodeTrack: VideoFilterElement {
     public struct Settings {
         var symbologies: String? = "all"
+        var detectMode = DetectMode.auto
         var detectInterval = 1
         var expirySeconds = TrackingDefaults.expirySeconds
         var maxTracks = TrackingDefaults.maxTracks
+        var smoothing = TrackingDefaults.smoothing
+        var messages = true
+        var messageUpdates = false
     }
 
     public static let defaultSettings = Settings()
@@ -21,25 +48,39 @@ public final class ArBarcodeTrack: VideoFilterElement {
     public static let metadata = ElementMetadata(
         factoryName: "arbarcodetrack", typeName: "ArBarcodeTrack", longName: "Barcode detector and tracker",
         klass: "Filter/Analyzer/Video",
-        description: "Finds barcodes and QR codes, follows each with a stable id, and attaches the tracks as region-of-interest metadata",
-        caps: LumaFormats.caps, writesFrame: false)
+        description: "Finds barcodes and QR codes, follows each with a stable id at the frame rate, and attaches the tracks as region-of-interest metadata",
+        caps: TrackLuma.caps, writesFrame: false)
 
     public static let properties: [Property<Settings>] = [
         .string("symbologies", "Symbologies",
                 "Comma-separated symbologies to decode, or 'all'. Known: " + Symbology.all.map(\.name).joined(separator: ", "),
                 \.symbologies),
+        .enumeration("detect-mode", "Detect mode",
+                     "Where full-frame decodes run: a worker thread (async: never blocks, for cameras), the streaming thread (sync: deterministic, for files), or auto (async on live sources)",
+                     typeName: "ArDetectMode", \.detectMode, mutableInPlaying: false),
         .uint("detect-interval", "Detect interval",
-              "Decode the whole frame every N frames (1 = every frame); tracks carry positions in between",
+              "Frames between full-frame decodes (sync: exactly; async: at least); tracks follow the image in between",
               \.detectInterval, range: 1...1000),
         .double("expiry", "Expiry", TrackingDefaults.expiryBlurb, \.expirySeconds, range: 0...10),
         .uint("max-tracks", "Maximum tracks", TrackingDefaults.maxTracksBlurb, \.maxTracks, range: 1...1024),
+        .double("smoothing", "Smoothing", TrackingDefaults.smoothingBlurb, \.smoothing, range: 0...1),
+        .bool("post-messages", "Post messages", TrackEvents.messagesBlurb, \.messages),
+        .bool("message-updates", "Message updates", TrackEvents.updatesBlurb, \.messageUpdates),
     ]
+
+    public static var signals: [SignalSpec] { TrackEvents.signals }
 
     private let element: ElementHandle
     private let settings: SettingsStore<Settings>
-    private var detector: CodeDetectorStage?
+    private var decoder: TrackDecoder?
     private var stage: TrackingStage?
-    private var framesSinceDetect = 0
+    private var worker: TrackDecodeWorker?
+    /// Resolved at the first caps: whether decodes run on the worker.
+    private var async: Bool?
+    private var framesSinceFull = 0
+    private var lastSubmittedFull = false
+    /// The luma of the frame the worker is decoding, to carry new codes forward.
+    private var jobPyramid: LumaPyramid?
 
     public init(element: ElementHandle, settings: SettingsStore<Settings>) {
         self.element = element
@@ -48,40 +89,80 @@ public final class ArBarcodeTrack: VideoFilterElement {
 
     public func start() throws {
         let s = settings.snapshot
-        detector = try CodeDetectorStage(symbologies: s.symbologies)
+        decoder = try TrackDecoder(symbologies: s.symbologies)
         stage = TrackingStage(configuration: TrackerConfiguration(expiryNanoseconds: UInt64(s.expirySeconds * 1e9),
                                                                   maxTracks: s.maxTracks))
-        framesSinceDetect = 0
+        async = nil
+        restart()
     }
 
     public func stop() {
-        detector = nil
+        worker?.stop()
+        worker = nil
+        decoder = nil
         stage = nil
+        jobPyramid = nil
     }
 
     public func setInfo(_ info: VideoInfo) throws {
         if let d = info.frameDurationNanoseconds { stage?.frameDurationNanoseconds = d }
+        worker?.cancel()
+        jobPyramid = nil
+        guard async == nil else { return }
+        let s = settings.snapshot
+        let useWorker = s.detectMode == .async || (s.detectMode == .auto && TrackLiveness.upstreamIsLive(element))
+        async = useWorker
+        if useWorker { worker = TrackDecodeWorker(decoder: try TrackDecoder(symbologies: s.symbologies)) }
+        cat.log(.info, element.object, "decoding \(useWorker ? "on a worker thread (async)" : "on the streaming thread (sync)")")
     }
 
     public func sinkEvent(_ event: UnsafeMutablePointer<GstEvent>) -> Bool {
         if event.isFlushStop {
             stage?.reset()
-            framesSinceDetect = 0
+            worker?.cancel()
+            restart()
         }
         return true
     }
 
+    private func restart() {
+        framesSinceFull = 0
+        lastSubmittedFull = false
+        jobPyramid = nil
+    }
+
     public func transform(_ frame: VideoFrame) throws {
-        guard let detector, let stage else { return }
+        guard let decoder, let stage, let luma = frame.trackLuma else { return }
         let s = settings.snapshot
-        try detector.reconfigure(symbologies: s.symbologies)
-        stage.configure(expirySeconds: s.expirySeconds, maxTracks: s.maxTracks)
+        try decoder.reconfigure(symbologies: s.symbologies)
+        stage.configure(expirySeconds: s.expirySeconds, maxTracks: s.maxTracks, smoothing: s.smoothing)
+        let live = stage.begin(frame: frame, luma: luma)
         var detections: [Detection] = []
-        if framesSinceDetect % s.detectInterval == 0 {
-            detections = detector.detect(frame)
+        if let worker {
+            if let result = worker.takeResult() {
+                detections = stage.carry(result.detections, from: result.frame, pyramid: jobPyramid)
+                cat.log(.log, element.object, "worker: \(result.detections.count) codes from frame \(result.frame) (\(result.full ? "full" : "regions")), \(detections.count) carried to \(stage.frameIndex)")
+            }
+            let due = framesSinceFull >= s.detectInterval
+            let full = live.isEmpty ? due : (!lastSubmittedFull && due)
+            if (full || !live.isEmpty), let plane = stage.current?.levels[0],
+               worker.submit(.init(plane: plane, frame: stage.frameIndex, regions: full ? nil : live.map(\.quad),
+                                   symbologies: s.symbologies)) {
+                jobPyramid = stage.current
+                lastSubmittedFull = full
+                if full { framesSinceFull = 0 }
+            }
+        } else {
+            if framesSinceFull % s.detectInterval == 0 {
+                detections = decoder.full(luma)
+                framesSinceFull = 0
+            } else if !live.isEmpty {
+                detections = decoder.regions(luma, live.map(\.quad))
+            }
         }
-        framesSinceDetect += 1
-        let update = stage.process(detections, frame: frame)
+        framesSinceFull += 1
+        let (update, events) = stage.finish(detections, frame: frame)
+        TrackEvents.publish(events, element: element, messages: s.messages, updates: s.messageUpdates)
         cat.log(.log, element.object, "\(detections.count) detections, \(update.tracks.count) tracks")
     }
 }

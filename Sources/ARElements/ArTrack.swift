@@ -5,12 +5,17 @@ import Foundation
 
 private let cat = DebugCategory("artrack", description: "arbarcode code tracker")
 
-/// `artrack`: follows the codes found by a detector upstream (ROI metas from `arbarcodedetect`)
-/// and gives each a stable id. Every frame carries every live track, decoded on it or not.
+/// `artrack`: follows the codes found by a detector upstream (ROI metas from `arbarcodedetect` or
+/// any element writing `arbarcode` params) and gives each a stable id. Every frame carries every
+/// live track, decoded on it or not; between decodes tracks follow the image (formats with a luma
+/// plane) or coast on their last velocity.
 public final class ArTrack: VideoFilterElement {
     public struct Settings {
         var expirySeconds = TrackingDefaults.expirySeconds
         var maxTracks = TrackingDefaults.maxTracks
+        var smoothing = TrackingDefaults.smoothing
+        var messages = true
+        var messageUpdates = false
     }
 
     public static let defaultSettings = Settings()
@@ -24,7 +29,12 @@ public final class ArTrack: VideoFilterElement {
     public static let properties: [Property<Settings>] = [
         .double("expiry", "Expiry", TrackingDefaults.expiryBlurb, \.expirySeconds, range: 0...10),
         .uint("max-tracks", "Maximum tracks", TrackingDefaults.maxTracksBlurb, \.maxTracks, range: 1...1024),
+        .double("smoothing", "Smoothing", TrackingDefaults.smoothingBlurb, \.smoothing, range: 0...1),
+        .bool("post-messages", "Post messages", TrackEvents.messagesBlurb, \.messages),
+        .bool("message-updates", "Message updates", TrackEvents.updatesBlurb, \.messageUpdates),
     ]
+
+    public static var signals: [SignalSpec] { TrackEvents.signals }
 
     private let element: ElementHandle
     private let settings: SettingsStore<Settings>
@@ -57,11 +67,13 @@ public final class ArTrack: VideoFilterElement {
     public func transform(_ frame: VideoFrame) throws {
         guard let stage else { return }
         let s = settings.snapshot
-        stage.configure(expirySeconds: s.expirySeconds, maxTracks: s.maxTracks)
+        stage.configure(expirySeconds: s.expirySeconds, maxTracks: s.maxTracks, smoothing: s.smoothing)
         let detections = frame.barcodeRegions.filter { $0.state == .detected }.map {
             Detection(symbology: $0.symbology, payload: $0.payload, quad: $0.quad, quality: $0.quality)
         }
-        let update = stage.process(detections, frame: frame)
+        stage.begin(frame: frame, luma: frame.trackLuma)
+        let (update, events) = stage.finish(detections, frame: frame)
+        TrackEvents.publish(events, element: element, messages: s.messages, updates: s.messageUpdates)
         cat.log(.log, element.object, "\(detections.count) detections, \(update.tracks.count) tracks")
     }
 }

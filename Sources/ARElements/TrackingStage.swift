@@ -1,44 +1,145 @@
 import ARCore
+import ARDetect
 import ARGst
+import ARVision
 import CGStreamer
 import Foundation
 
-/// Tracker state shared by `artrack` and `arbarcodetrack`: turns detections into tracks with
-/// stable ids on buffer timestamps and writes them back as ROI metas.
+/// Tracker state shared by `artrack` and `arbarcodetrack`: moves the tracks onto each frame by the
+/// motion measured in the image (`QuadMotionEstimator` between luma pyramids of consecutive
+/// frames), matches the frame's detections on buffer timestamps, smooths what it reports and
+/// writes the tracks back as codes on the buffer.
+///
+/// Per frame: `begin` (motion), then any number of `carry` (detections decoded on older frames),
+/// then `finish` (matching, output).
 final class TrackingStage {
     private var tracker: Tracker
-    private var frameIndex: UInt64 = 0
+    private var history = TrackHistory()
+    private let estimator = QuadMotionEstimator()
+    /// Pyramid of the previous frame's luma, and of the frame in progress.
+    private var previous: LumaPyramid?
+    private(set) var current: LumaPyramid?
+    /// Motion measured on the last frame per track: the guess for the next.
+    private var lastMotion: [UInt64: Homography] = [:]
+    private var smoothers: [UInt64: QuadSmoother] = [:]
+    private var frameCount: UInt64 = 0
+    private var size: (width: Int, height: Int)?
+    private var timestamp: UInt64 = 0
+    /// Index of the frame in progress, from 0 since start or the last reset.
+    private(set) var frameIndex: UInt64 = 0
     /// Nominal frame duration, used when buffers carry no timestamps.
     var frameDurationNanoseconds: UInt64 = 33_333_333
+    /// Output smoothing, 0 (none) … 1 (strongest).
+    private var smoothing = 0.0
+    /// Pyramid levels: with a motion guess, about ±60 pixels of surprise at level 0.
+    static let pyramidLevels = 4
 
     init(configuration: TrackerConfiguration) {
         tracker = Tracker(configuration: configuration)
     }
 
-    /// Forget every track (flush, seek); ids keep increasing.
+    /// Forget every track and image (flush, seek, discontinuity); ids keep increasing.
     func reset() {
         tracker.reset()
+        history.reset()
+        previous = nil
+        current = nil
+        lastMotion = [:]
+        smoothers = [:]
     }
 
     /// Applies property changes that may happen while playing.
-    func configure(expirySeconds: Double, maxTracks: Int) {
+    func configure(expirySeconds: Double, maxTracks: Int, smoothing: Double) {
         let c = TrackerConfiguration(expiryNanoseconds: UInt64(max(0, expirySeconds) * 1e9), maxTracks: maxTracks)
         if c != tracker.configuration { tracker.configuration = c }
+        if smoothing != self.smoothing {
+            self.smoothing = smoothing
+            smoothers = [:]
+        }
     }
 
-    /// Runs the tracker for `frame` and replaces its codes with the tracks.
+    /// Starts `frame`: resets on a discontinuity, rescales on a size change, and moves every live
+    /// track by the motion measured between the previous frame's luma and `luma` (or coasts it
+    /// when there is no luma or the flow fails). Returns the live tracks where they now are.
     @discardableResult
-    func process(_ detections: [Detection], frame: VideoFrame) -> TrackerUpdate {
+    func begin(frame: VideoFrame, luma: LumaImage?) -> [Track] {
         let buffer = frame.buffer
-        let t = buffer.ptsNanoseconds ?? frameIndex &* frameDurationNanoseconds
-        frameIndex &+= 1
-        if buffer.isDiscont && frameIndex > 1 { tracker.reset() }
-        let update = tracker.update(detections: detections, timestampNanoseconds: t)
-        frame.setBarcodeRegions(update.tracks.map {
-            BarcodeRegion(trackID: $0.id, symbology: $0.symbology, payload: $0.payload, quad: $0.quad, state: $0.state,
-                          quality: $0.quality)
-        })
-        return update
+        timestamp = buffer.ptsNanoseconds ?? frameCount &* frameDurationNanoseconds
+        if buffer.isDiscont && frameCount > 0 { reset() }
+        frameIndex = frameCount
+        frameCount &+= 1
+        if let old = size, old.width != frame.width || old.height != frame.height {
+            tracker.rescale(sx: Double(frame.width) / Double(old.width), sy: Double(frame.height) / Double(old.height))
+            history.reset()
+            previous = nil
+            lastMotion = [:]
+            smoothers = [:]
+        }
+        size = (frame.width, frame.height)
+        current = luma.map { LumaPyramid(LumaPlane(copying: $0), levelCount: Self.pyramidLevels) }
+        var motions: [UInt64: Homography] = [:]
+        if let prev = previous, let cur = current, prev.width == cur.width, prev.height == cur.height {
+            for t in tracker.liveTracks {
+                if let m = estimator.estimate(t.quad, from: prev, to: cur, predicted: lastMotion[t.id]) {
+                    motions[t.id] = m.transform
+                }
+            }
+        }
+        lastMotion = motions
+        tracker.advance(motions: motions)
+        return tracker.liveTracks
+    }
+
+    /// Detections decoded on frame `index` (e.g. by a worker), moved onto the frame in progress: by
+    /// the tracked motion of the track they belong to, else by the image motion from `pyramid`
+    /// (that frame's luma) to this frame's. Detections that cannot be carried are dropped.
+    func carry(_ detections: [Detection], from index: UInt64, pyramid: LumaPyramid?) -> [Detection] {
+        guard index != frameIndex else { return detections }
+        let live = tracker.liveTracks
+        return detections.compactMap { d in
+            if let moved = history.carry(d, from: index, to: live) { return moved }
+            guard let pyramid, let cur = current, pyramid.width == cur.width, pyramid.height == cur.height,
+                  let m = estimator.estimate(d.quad, from: pyramid, to: cur) else { return nil }
+            var moved = d
+            moved.quad = m.transform.apply(d.quad)
+            return moved
+        }
+    }
+
+    /// Matches `detections` (pixels of the frame in progress), writes the tracks onto `frame` and
+    /// returns the tracker's update and what to announce.
+    @discardableResult
+    func finish(_ detections: [Detection], frame: VideoFrame) -> (update: TrackerUpdate, events: TrackEvents.Frame) {
+        let update = tracker.update(detections: detections, timestampNanoseconds: timestamp)
+        history.record(frame: frameIndex, tracks: update.tracks)
+        previous = current
+        let seconds = Double(timestamp) / 1e9
+        var reported: [BarcodeRegion] = []
+        for t in update.tracks {
+            var quad = t.quad
+            if smoothing > 0 {
+                var s = smoothers[t.id] ?? Self.smoother(smoothing)
+                quad = s.smooth(quad, timestampSeconds: seconds)
+                smoothers[t.id] = s
+            }
+            reported.append(BarcodeRegion(trackID: t.id, symbology: t.symbology, payload: t.payload, quad: quad,
+                                          state: t.state, quality: t.quality))
+        }
+        for t in update.removed { smoothers[t.id] = nil }
+        frame.setBarcodeRegions(reported)
+        let addedIDs = Set(update.added.map(\.id)), removedIDs = Set(update.removed.map(\.id))
+        let events = TrackEvents.Frame(index: frameIndex, ptsNanoseconds: frame.buffer.ptsNanoseconds,
+                                       added: reported.filter { addedIDs.contains($0.trackID!) },
+                                       updated: reported.filter { !addedIDs.contains($0.trackID!) && !removedIDs.contains($0.trackID!) },
+                                       removed: reported.filter { removedIDs.contains($0.trackID!) })
+        return (update, events)
+    }
+
+    /// One Euro parameters for a smoothing of `s` (0…1): the cutoff at rest falls from 20 Hz to
+    /// 0.5 Hz, and rises fast with speed so moving codes are followed without lag.
+    private static func smoother(_ s: Double) -> QuadSmoother {
+        let k = min(1, max(0, s))
+        return QuadSmoother(minCutoff: 0.5 + 19.5 * (1 - k) * (1 - k), beta: 0.05 + 0.5 * (1 - k), dCutoff: 1)
     }
 }
 
@@ -46,6 +147,8 @@ final class TrackingStage {
 enum TrackingDefaults {
     static let expirySeconds = 1.0
     static let maxTracks = 64
+    static let smoothing = 0.0
     static let expiryBlurb = "Seconds a track lives after its last successful decode (then reported once as 'lost' and removed), on buffer timestamps"
     static let maxTracksBlurb = "Most tracks followed at once; codes beyond it are not tracked"
+    static let smoothingBlurb = "Smoothing of the reported corners (One Euro filter), 0 = none … 1 = strongest; fast motion is followed without lag"
 }

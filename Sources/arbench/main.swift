@@ -9,6 +9,7 @@ struct BenchCommand {
 }
 
 let commands: [BenchCommand] = [
+    trackCommand,
 ]
 
 let args = Array(CommandLine.arguments.dropFirst())

@@ -165,11 +165,17 @@ final class TrackerTests: XCTestCase {
         XCTAssertEqual(update.tracks.first?.quad.topLeft, Point(x: 5, y: 3))
     }
 
-    func testSamePayloadAQuarterSideApartIsNotMerged() {
+    func testSamePayloadSideBySideIsNotMerged() {
         var tracker = Tracker()
-        // Side 40 px: centres 10 px apart are not closer than 40 / 4.
-        let update = tracker.update(detections: [code("A", x: 0, y: 0), code("A", x: 10, y: 0)], timestampNanoseconds: 0)
+        // Side 40 px: centres 45 px apart do not overlap.
+        let update = tracker.update(detections: [code("A", x: 0, y: 0), code("A", x: 45, y: 0)], timestampNanoseconds: 0)
         XCTAssertEqual(update.tracks.map(\.id), [1, 2])
+    }
+
+    func testOverlappingReadingsOfOneCodeAreMerged() {
+        var tracker = Tracker()
+        let update = tracker.update(detections: [code("A", x: 0, y: 0), code("A", x: 15, y: 0)], timestampNanoseconds: 0)
+        XCTAssertEqual(update.tracks.map(\.id), [1])
     }
 
     func testBackwardTimestampEndsLiveTracksAndStartsAfresh() {

@@ -1,0 +1,168 @@
+import ARCodeGen
+import ARCore
+import ARGst
+import CGStreamer
+import Foundation
+
+private let cat = DebugCategory("arcodesrc", description: "arbarcode synthetic code source")
+
+/// `arcodesrc`: like `videotestsrc`, for codes. Renders a deterministic clip of moving QR, EAN-13
+/// and Code 128 codes (`CodeClip`) with rotation, scale change, keystone, occluders, codes entering
+/// and leaving, noise and blur. The exact corners of every code on every frame go to
+/// `truth-location` as JSON Lines in the arexport schema (id = code number + 1; state `detected`
+/// when wholly visible, `tracked` when partly hidden). Buffers carry no code metadata, so nothing
+/// downstream can mistake the truth for a detection.
+public final class ArCodeSrc: VideoSourceElement {
+    public struct Settings {
+        var live = false
+        var seed = 1
+        var codes = 10
+        var kinds: String? = "qr,ean13,code128"
+        var codeSize = 0.17
+        var speed = 0.12
+        var rotationSpeed = 20.0
+        var scaleChange = 0.1
+        var perspective = 0.1
+        var occluders = 0
+        var enterLeave = true
+        var twins = true
+        var noise = 2
+        var blur = 0
+        var truthLocation: String?
+    }
+
+    public static let defaultSettings = Settings()
+
+    public static let metadata = ElementMetadata(
+        factoryName: "arcodesrc", typeName: "ArCodeSrc", longName: "Moving code test source",
+        klass: "Source/Video",
+        description: "Renders moving barcodes and QR codes with exact ground truth, for tests and benchmarks",
+        caps: ElementMetadata.rawVideoCaps(["GRAY8", "I420", "NV12"]), writesFrame: true)
+
+    public static let properties: [Property<Settings>] = [
+        .bool("is-live", "Is live", "Pace output by the clock like a camera", \.live, mutableInPlaying: false),
+        .uint("seed", "Seed", "Seed of every random choice: the same seed gives the same clip", \.seed,
+              range: 0...UInt32.max, mutableInPlaying: false),
+        .uint("codes", "Codes", "Number of codes", \.codes, range: 0...64, mutableInPlaying: false),
+        .string("kinds", "Kinds", "Comma-separated symbologies used in turn: qr, ean13, code128", \.kinds,
+                mutableInPlaying: false),
+        .double("code-size", "Code size", "Side of a QR code as a fraction of the frame height (1D codes are 1.6 times as wide)",
+                \.codeSize, range: 0.03...0.6, mutableInPlaying: false),
+        .double("speed", "Speed", "Top speed of a code, frame heights per second", \.speed, range: 0...5,
+                mutableInPlaying: false),
+        .double("rotation-speed", "Rotation speed", "Top rotation speed of QR codes, degrees per second (1D codes rock within ±15°)",
+                \.rotationSpeed, range: 0...720, mutableInPlaying: false),
+        .double("scale-change", "Scale change", "Code sizes vary within 1 ± this", \.scaleChange, range: 0...0.5,
+                mutableInPlaying: false),
+        .double("perspective", "Perspective", "Largest keystone tilt (top edge (1+p)/(1-p) times the bottom edge)",
+                \.perspective, range: 0...0.3, mutableInPlaying: false),
+        .uint("occluders", "Occluders", "Opaque bars sweeping across the frame", \.occluders, range: 0...8,
+              mutableInPlaying: false),
+        .bool("enter-leave", "Enter and leave", "Some codes leave through the frame's edges and come back, some appear and disappear in place",
+              \.enterLeave, mutableInPlaying: false),
+        .bool("twins", "Twins", "Give the last code the first code's payload", \.twins, mutableInPlaying: false),
+        .uint("noise", "Noise", "Per-pixel noise, ± gray levels", \.noise, range: 0...64, mutableInPlaying: false),
+        .uint("blur", "Blur", "Box-blur radius, pixels (0 = sharp)", \.blur, range: 0...4, mutableInPlaying: false),
+        .string("truth-location", "Truth location",
+                "File to write the exact corners of every code on every frame to, as JSON Lines (arexport schema); unset = none",
+                \.truthLocation, mutableInPlaying: false),
+    ]
+
+    private let element: ElementHandle
+    private let settings: SettingsStore<Settings>
+    private var clip: CodeClip?
+    private var info: VideoInfo?
+    private var index = 0
+    private var truthFile: UnsafeMutablePointer<FILE>?
+
+    public init(element: ElementHandle, settings: SettingsStore<Settings>) {
+        self.element = element
+        self.settings = settings
+    }
+
+    public func propertyChanged(_ name: String) {
+        if name == "is-live" { element.setLive(settings.snapshot.live) }
+    }
+
+    public func start() throws {
+        index = 0
+        clip = nil
+        if let path = settings.snapshot.truthLocation, !path.isEmpty {
+            guard let f = fopen(path, "w") else {
+                throw ElementError.openWrite("Could not open '\(path)' for writing: \(String(cString: strerror(errno)))")
+            }
+            truthFile = f
+        }
+    }
+
+    public func stop() {
+        if let truthFile { fclose(truthFile) }
+        truthFile = nil
+        clip = nil
+    }
+
+    public func fixate(_ caps: UnsafeMutablePointer<GstCaps>) -> UnsafeMutablePointer<GstCaps> {
+        let caps = makeWritable(caps)
+        let s = gst_caps_get_structure(caps, 0)
+        gst_structure_fixate_field_nearest_int(s, "width", 1280)
+        gst_structure_fixate_field_nearest_int(s, "height", 720)
+        gst_structure_fixate_field_nearest_fraction(s, "framerate", 30, 1)
+        return gst_caps_fixate(caps)
+    }
+
+    public func setInfo(_ info: VideoInfo) throws {
+        self.info = info
+        let s = settings.snapshot
+        var kinds: [CodeClipKind] = []
+        for name in (s.kinds ?? "").split(separator: ",") {
+            let trimmed = name.trimmingCharacters(in: .whitespaces)
+            guard let k = CodeClipKind(rawValue: trimmed) else {
+                throw ElementError.settings("Invalid value for property 'kinds': unknown kind '\(trimmed)' (known: qr, ean13, code128)",
+                                            debug: "kinds=\(s.kinds ?? "")")
+            }
+            kinds.append(k)
+        }
+        let fps = info.fpsNumerator > 0 && info.fpsDenominator > 0 ? Double(info.fpsNumerator) / Double(info.fpsDenominator) : 30
+        let options = CodeClipOptions(width: info.width, height: info.height, fps: fps, seed: UInt64(s.seed),
+                                      codeCount: s.codes, kinds: kinds.isEmpty ? [.qr] : kinds, codeSize: s.codeSize,
+                                      speed: s.speed, rotationSpeed: s.rotationSpeed, scaleChange: s.scaleChange,
+                                      perspective: s.perspective, occluders: s.occluders, enterLeave: s.enterLeave,
+                                      twins: s.twins, noise: s.noise, blurRadius: s.blur)
+        do {
+            clip = try CodeClip(options)
+        } catch {
+            throw ElementError.settings("arcodesrc cannot make this clip: \(error)", debug: "\(options)")
+        }
+        cat.log(.info, element.object, "clip \(info.width)x\(info.height) @ \(fps) fps, \(s.codes) codes, seed \(s.seed)")
+    }
+
+    public func fill(_ frame: VideoFrame) throws -> Bool {
+        guard let clip else { throw ElementError.library("arcodesrc: no caps negotiated") }
+        let (image, truth) = clip.frame(at: index)
+        let dst = frame.plane(0).assumingMemoryBound(to: UInt8.self), stride = frame.stride(0)
+        image.pixels.withUnsafeBufferPointer { src in
+            for y in 0..<frame.height {
+                (dst + y * stride).update(from: src.baseAddress! + y * image.stride, count: frame.width)
+            }
+        }
+        // Neutral chroma.
+        for plane in 1..<max(1, frame.planeCount) {
+            let rows = (frame.height + 1) / 2
+            memset(frame.plane(plane), 128, frame.stride(plane) * rows)
+        }
+        let duration = info?.frameDurationNanoseconds ?? 33_333_333
+        var pts = UInt64(index) * duration
+        if let info, info.fpsNumerator > 0, info.fpsDenominator > 0 {
+            pts = UInt64(index) * 1_000_000_000 * UInt64(info.fpsDenominator) / UInt64(info.fpsNumerator)
+        }
+        frame.buffer.setTimestamps(ptsNanoseconds: pts, durationNanoseconds: duration)
+        if let truthFile {
+            let line = clip.truthRecord(frame: index, truth: truth, ptsNanoseconds: pts).jsonLine() + "\n"
+            guard fputs(line, truthFile) >= 0, fflush(truthFile) == 0 else {
+                throw ElementError.write("Could not write ground truth: \(String(cString: strerror(errno)))")
+            }
+        }
+        index += 1
+        return true
+    }
+}

@@ -1,0 +1,102 @@
+import ARCore
+import ARVision
+import Foundation
+
+/// Decodes on its own thread so the streaming thread never waits for zbar. Holds at most one
+/// job: `submit` refuses work while busy (stale work is dropped, never queued), and the result
+/// waits until `takeResult` collects it.
+final class TrackDecodeWorker: @unchecked Sendable {
+    /// One decode: a full scan (`regions` nil) or re-decodes around `regions`, on frame `frame`.
+    struct Job {
+        var plane: LumaPlane
+        var frame: UInt64
+        var regions: [Quad]?
+        var symbologies: String?
+    }
+
+    struct Result {
+        var frame: UInt64
+        var full: Bool
+        var detections: [Detection]
+    }
+
+    private let condition = NSCondition()
+    private var job: Job?
+    private var result: Result?
+    private var busy = false
+    private var stopping = false
+    private var generation = 0
+    private var decoder: TrackDecoder
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(decoder: TrackDecoder) {
+        self.decoder = decoder
+        let thread = Thread { [self] in run() }
+        thread.name = "arbarcodetrack-decode"
+        thread.start()
+    }
+
+    /// Hands `job` to the worker; false (and nothing happens) while it is still busy or holds an
+    /// uncollected result.
+    func submit(_ job: Job) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !busy, result == nil, !stopping else { return false }
+        self.job = job
+        busy = true
+        condition.signal()
+        return true
+    }
+
+    /// The finished result, if any (once).
+    func takeResult() -> Result? {
+        condition.lock()
+        defer { condition.unlock() }
+        let r = result
+        result = nil
+        return r
+    }
+
+    /// Drops the pending result and the one being computed (flush, seek, caps change).
+    func cancel() {
+        condition.lock()
+        generation += 1
+        result = nil
+        condition.unlock()
+    }
+
+    /// Stops the thread, waiting for a decode in progress to end.
+    func stop() {
+        condition.lock()
+        stopping = true
+        generation += 1
+        condition.signal()
+        condition.unlock()
+        finished.wait()
+    }
+
+    private func run() {
+        while true {
+            condition.lock()
+            while job == nil && !stopping { condition.wait() }
+            if stopping { condition.unlock(); break }
+            let job = self.job!
+            self.job = nil
+            let myGeneration = generation
+            condition.unlock()
+
+            try? decoder.reconfigure(symbologies: job.symbologies)
+            let detections = job.plane.withLumaImage { luma in
+                job.regions.map { decoder.regions(luma, $0) } ?? decoder.full(luma)
+            }
+
+            condition.lock()
+            busy = false
+            if myGeneration == generation {
+                result = Result(frame: job.frame, full: job.regions == nil, detections: detections)
+            }
+            condition.unlock()
+        }
+        finished.signal()
+    }
+}

@@ -1,0 +1,272 @@
+// arbench track: tracking accuracy and speed on arcodesrc clips, scored against the exact corners.
+import ARBridge
+import ARCodeGen
+import ARCore
+import ARDetect
+import CGStreamer
+import Foundation
+
+/// `arbench track`: see `TrackBench.usage`.
+let trackCommand = BenchCommand(name: "track", summary: "tracking accuracy and speed on arcodesrc clips (Markdown table)",
+                                run: { try TrackBench(arguments: $0).run() })
+
+struct TrackBenchError: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// One method's scores on one clip.
+struct TrackScore {
+    var method: String
+    var visible = 0, covered = 0
+    var cornerErrors: [Double] = []
+    var idSwitches: Int?
+    var latencies: [Double] = []
+    /// Streaming-thread time per frame, milliseconds.
+    var frameMilliseconds: [Double] = []
+    var throughputFPS: Double?
+    var late: Int?, dropped: Int?
+
+    var coverage: Double { visible == 0 ? 0 : Double(covered) / Double(visible) }
+}
+
+struct TrackBench {
+    static let usage = """
+        usage: arbench track [--frames 240] [--sizes 1280x720,1920x1080] [--codes 10] [--seed 7] [--interval 5] [--no-live]
+        Renders arcodesrc clips (30 fps, moving QR / EAN-13 / Code 128 codes), runs arbarcodetrack (sync,
+        and async paced live) and the stock approaches (zbar on every frame; zbar every Nth frame holding
+        the last position), and scores every frame against the generator's exact corners.
+        """
+
+    var frames = 240
+    var sizes: [(Int, Int)] = [(1280, 720), (1920, 1080)]
+    var codes = 10
+    var seed = 7
+    var interval = 5
+    var live = true
+    let symbologies = "qrcode,ean13,code128"
+
+    init(arguments: [String]) throws {
+        var i = 0
+        func value() throws -> String {
+            i += 1
+            guard i < arguments.count else { throw TrackBenchError(description: "missing value\n" + Self.usage) }
+            return arguments[i]
+        }
+        while i < arguments.count {
+            switch arguments[i] {
+            case "--frames": frames = Int(try value()) ?? frames
+            case "--codes": codes = Int(try value()) ?? codes
+            case "--seed": seed = Int(try value()) ?? seed
+            case "--interval": interval = Int(try value()) ?? interval
+            case "--no-live": live = false
+            case "--sizes":
+                sizes = try value().split(separator: ",").compactMap { s in
+                    let p = s.split(separator: "x").compactMap { Int($0) }
+                    return p.count == 2 ? (p[0], p[1]) : nil
+                }
+            default: throw TrackBenchError(description: "unknown option \(arguments[i])\n" + Self.usage)
+            }
+            i += 1
+        }
+    }
+
+    func run() throws {
+        unsetenv("GST_PLUGIN_PATH")
+        gst_init(nil, nil)
+        guard ar_plugin_register_static() != 0 else { throw TrackBenchError(description: "registering the plugin failed") }
+        let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?.split(separator: "\n")
+            .first { $0.hasPrefix("model name") }.map { String($0.split(separator: ":").last ?? "").trimmingCharacters(in: .whitespaces) } ?? "?"
+        print("Machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(cpu). Clips: \(frames) frames at 30 fps, \(codes) codes, seed \(seed), symbologies \(symbologies).\n")
+        print("| clip | method | coverage | corner err median | corner err p95 | id switches | new code tracked after (median / max) | streaming thread ms/frame (median / p95) | throughput fps | late / dropped |")
+        print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+        for (w, h) in sizes {
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("arbench-track-\(getpid())").path
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            let truthPath = "\(dir)/truth-\(w)x\(h).jsonl"
+            var scores: [TrackScore] = []
+            let sync = try pipelineRun(width: w, height: h, mode: "sync", truthPath: truthPath, dir: dir)
+            let truth = try readRecords(truthPath)
+            scores.append(score(sync.records, truth: truth, method: "arbarcodetrack sync (interval \(interval))", timing: sync))
+            if live {
+                let a = try pipelineRun(width: w, height: h, mode: "async", truthPath: nil, dir: dir)
+                scores.append(score(a.records, truth: truth, method: "arbarcodetrack async, live 30 fps", timing: a))
+            }
+            scores += try stock(width: w, height: h, truth: truth)
+            for s in scores { print(row("\(w)x\(h)", s)) }
+        }
+    }
+
+    // MARK: Pipelines
+
+    struct Run {
+        var records: [FrameRecord]
+        var milliseconds: [Double]
+        var late: Int
+        var frames: Int
+    }
+
+    /// Per-run measurements written by pad probes on the streaming threads.
+    final class Probe {
+        var entered: [UInt64: UInt64] = [:]
+        var milliseconds: [Double] = []
+        var late = 0, arrived = 0
+        var element: UnsafeMutablePointer<GstElement>?
+    }
+
+    func pipelineRun(width: Int, height: Int, mode: String, truthPath: String?, dir: String) throws -> Run {
+        let out = "\(dir)/\(mode)-\(width)x\(height).jsonl"
+        let isLive = mode == "async"
+        let launch = "arcodesrc name=src is-live=\(isLive) num-buffers=\(frames) seed=\(seed) codes=\(codes)"
+            + (truthPath.map { " truth-location=\($0)" } ?? "")
+            + " ! video/x-raw,format=I420,width=\(width),height=\(height),framerate=30/1"
+            + " ! arbarcodetrack name=t detect-mode=\(mode) detect-interval=\(interval) symbologies=\(symbologies)"
+            + " ! arexport location=\(out) ! fakesink name=sink sync=\(isLive)"
+        var err: UnsafeMutablePointer<GError>?
+        guard let pipeline = gst_parse_launch(launch, &err) else {
+            throw TrackBenchError(description: "cannot build pipeline: \(err.map { String(cString: $0.pointee.message) } ?? "")")
+        }
+        defer { gst_object_unref(UnsafeMutableRawPointer(pipeline)) }
+        let bin = UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self)
+        let tracker = gst_bin_get_by_name(bin, "t")!, sink = gst_bin_get_by_name(bin, "sink")!
+        defer { gst_object_unref(UnsafeMutableRawPointer(tracker)); gst_object_unref(UnsafeMutableRawPointer(sink)) }
+        let probe = Probe()
+        probe.element = sink
+        let data = Unmanaged.passUnretained(probe).toOpaque()
+        let sinkPad = gst_element_get_static_pad(tracker, "sink")!, srcPad = gst_element_get_static_pad(tracker, "src")!
+        let fakePad = gst_element_get_static_pad(sink, "sink")!
+        defer { [sinkPad, srcPad, fakePad].forEach { gst_object_unref(UnsafeMutableRawPointer($0)) } }
+        gst_pad_add_probe(sinkPad, GST_PAD_PROBE_TYPE_BUFFER, { _, info, data in
+            let p = Unmanaged<Probe>.fromOpaque(data!).takeUnretainedValue()
+            let buffer = UnsafeMutableRawPointer(info!.pointee.data).assumingMemoryBound(to: GstBuffer.self)
+            p.entered[UInt64(buffer.pointee.pts)] = UInt64(g_get_monotonic_time())
+            return GST_PAD_PROBE_OK
+        }, data, nil)
+        gst_pad_add_probe(srcPad, GST_PAD_PROBE_TYPE_BUFFER, { _, info, data in
+            let p = Unmanaged<Probe>.fromOpaque(data!).takeUnretainedValue()
+            let buffer = UnsafeMutableRawPointer(info!.pointee.data).assumingMemoryBound(to: GstBuffer.self)
+            if let t0 = p.entered.removeValue(forKey: UInt64(buffer.pointee.pts)) {
+                p.milliseconds.append(Double(UInt64(g_get_monotonic_time()) - t0) / 1000)
+            }
+            return GST_PAD_PROBE_OK
+        }, data, nil)
+        gst_pad_add_probe(fakePad, GST_PAD_PROBE_TYPE_BUFFER, { _, info, data in
+            let p = Unmanaged<Probe>.fromOpaque(data!).takeUnretainedValue()
+            let buffer = UnsafeMutableRawPointer(info!.pointee.data).assumingMemoryBound(to: GstBuffer.self)
+            p.arrived += 1
+            let element = p.element!
+            if let clock = gst_element_get_clock(element) {
+                let now = gst_clock_get_time(clock)
+                gst_object_unref(UnsafeMutableRawPointer(clock))
+                let base = gst_element_get_base_time(element)
+                // Late: arrives at the sink more than one frame after its presentation time.
+                if Int64(bitPattern: UInt64(now &- base)) - Int64(buffer.pointee.pts) > 33_333_333 { p.late += 1 }
+            }
+            return GST_PAD_PROBE_OK
+        }, data, nil)
+        gst_element_set_state(pipeline, GST_STATE_PLAYING)
+        let bus = gst_element_get_bus(pipeline)!
+        defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
+        let types = GstMessageType(rawValue: GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue)
+        guard let msg = gst_bus_timed_pop_filtered(bus, GstClockTime.max, types) else { throw TrackBenchError(description: "no EOS") }
+        defer { gst_mini_object_unref(UnsafeMutableRawPointer(msg).assumingMemoryBound(to: GstMiniObject.self)) }
+        gst_element_set_state(pipeline, GST_STATE_NULL)
+        if msg.pointee.type == GST_MESSAGE_ERROR {
+            var e: UnsafeMutablePointer<GError>?
+            gst_message_parse_error(msg, &e, nil)
+            throw TrackBenchError(description: "pipeline failed: \(e.map { String(cString: $0.pointee.message) } ?? "")")
+        }
+        return Run(records: try readRecords(out), milliseconds: probe.milliseconds, late: probe.late, frames: probe.arrived)
+    }
+
+    func readRecords(_ path: String) throws -> [FrameRecord] {
+        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map { try FrameRecord(jsonLine: String($0)) }
+    }
+
+    // MARK: Stock approaches
+
+    func stock(width: Int, height: Int, truth: [FrameRecord]) throws -> [TrackScore] {
+        let clip = try CodeClip(CodeClipOptions(width: width, height: height, seed: UInt64(seed), codeCount: codes))
+        let detector = try BarcodeDetector(symbologies: Symbology.parseList(symbologies))
+        var every: [FrameRecord] = [], held: [FrameRecord] = []
+        var everyMs: [Double] = [], heldMs: [Double] = []
+        var tracker = Tracker()
+        for i in 0..<frames {
+            let image = clip.frame(at: i).image
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            let found = image.pixels.withUnsafeBytes {
+                detector.detect(LumaImage(base: $0.baseAddress!, width: width, height: height, stride: image.stride))
+            }
+            let ms = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
+            everyMs.append(ms)
+            let pts = UInt64(i) * 1_000_000_000 / 30
+            every.append(FrameRecord(frame: UInt64(i), ptsNanoseconds: pts, width: width, height: height,
+                                     objects: found.map { ObjectRecord(id: 0, symbology: $0.symbology, payload: $0.payload, quad: $0.quad, state: .detected) }))
+            let decoded = i % interval == 0
+            heldMs.append(decoded ? ms : 0)
+            let update = tracker.update(detections: decoded ? found : [], timestampNanoseconds: pts)
+            held.append(FrameRecord(frame: UInt64(i), ptsNanoseconds: pts, width: width, height: height,
+                                    objects: update.tracks.map(ObjectRecord.init)))
+        }
+        var a = score(every, truth: truth, method: "stock: zbar every frame", timing: nil)
+        a.frameMilliseconds = everyMs
+        a.idSwitches = nil
+        var b = score(held, truth: truth, method: "stock: zbar every \(interval)th frame, holding position", timing: nil)
+        b.frameMilliseconds = heldMs
+        return [a, b]
+    }
+
+    // MARK: Scoring
+
+    func score(_ output: [FrameRecord], truth: [FrameRecord], method: String, timing: Run?) -> TrackScore {
+        var s = TrackScore(method: method)
+        var switches = 0
+        var lastMatch: [UInt64: (id: UInt64, frame: UInt64)] = [:]
+        var visibleSince: [UInt64: UInt64] = [:]
+        var wasVisible: Set<UInt64> = []
+        let byFrame = Dictionary(output.map { ($0.frame, $0) }, uniquingKeysWith: { a, _ in a })
+        for t in truth {
+            let out = byFrame[t.frame]?.objects.filter { $0.state != .lost } ?? []
+            var nowVisible: Set<UInt64> = []
+            for o in t.objects where o.state == .detected {
+                nowVisible.insert(o.id)
+                if !wasVisible.contains(o.id) { visibleSince[o.id] = t.frame }
+                s.visible += 1
+                let hits = out.filter { $0.payload == o.payload && o.quad.contains($0.quad.center) }
+                guard let best = hits.min(by: { $0.quad.center.distance(to: o.quad.center) < $1.quad.center.distance(to: o.quad.center) })
+                else { continue }
+                s.covered += 1
+                let side = o.quad.meanSide
+                for (a, b) in zip(best.quad.corners, o.quad.corners) { s.cornerErrors.append(a.distance(to: b) / side) }
+                if let since = visibleSince.removeValue(forKey: o.id) { s.latencies.append(Double(t.frame - since) / 30) }
+                if let last = lastMatch[o.id], last.id != best.id, t.frame - last.frame <= 30 { switches += 1 }
+                lastMatch[o.id] = (best.id, t.frame)
+            }
+            wasVisible = nowVisible
+        }
+        s.idSwitches = switches
+        if let timing {
+            s.frameMilliseconds = timing.milliseconds
+            s.late = timing.late
+            s.dropped = frames - timing.frames
+        }
+        return s
+    }
+
+    func row(_ clip: String, _ s: TrackScore) -> String {
+        func pct(_ v: Double) -> String { String(format: "%.1f %%", v * 100) }
+        func q(_ v: [Double], _ p: Double) -> Double {
+            guard !v.isEmpty else { return .nan }
+            let sorted = v.sorted()
+            return sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * p))]
+        }
+        let ms = s.frameMilliseconds
+        let total = ms.reduce(0, +)
+        let fps = total > 0 ? Double(ms.count) / (total / 1000) : .nan
+        return "| \(clip) | \(s.method) | \(pct(s.coverage)) | \(pct(q(s.cornerErrors, 0.5))) | \(pct(q(s.cornerErrors, 0.95))) | "
+            + "\(s.idSwitches.map(String.init) ?? "n/a") | "
+            + String(format: "%.2f s / %.2f s", q(s.latencies, 0.5), s.latencies.max() ?? .nan) + " | "
+            + String(format: "%.1f / %.1f", q(ms, 0.5), q(ms, 0.95)) + " | "
+            + (s.method.contains("async") ? "live" : String(format: "%.0f", fps)) + " | "
+            + (s.late.map { "\($0) / \(s.dropped ?? 0)" } ?? "n/a") + " |"
+    }
+}
