@@ -1,3 +1,4 @@
+import ARBridge
 import ARCore
 import ARGst
 import ARRender
@@ -6,118 +7,434 @@ import Foundation
 
 private let cat = DebugCategory("aroverlay", description: "arbarcode AR overlay compositor")
 
-/// `aroverlay`: draws each tracked code's outline and text, anchored to the code, from the ROI
-/// metas upstream. Only the overlay rectangles are drawn (cairo/pango, premultiplied ARGB) and
-/// blended into the frame by GStreamer's overlay composition, which handles every raw format.
+/// `aroverlay`: draws AR overlays anchored to each code found upstream (outlines, boxes, labels,
+/// images, images warped onto the code), as a style file says, with expiry and fades on buffer
+/// timestamps. Only the overlay rectangles are drawn (cairo/pango); they are attached as a
+/// GstVideoOverlayCompositionMeta when downstream takes it, otherwise blended into the frame.
 public final class ArOverlay: VideoFilterElement {
     public struct Settings {
         var font: String? = "Sans Bold"
         var outlineWidth = 3.0
         var showLabels = true
+        var style: String?
+        var hint: String?
     }
 
     public static let defaultSettings = Settings()
 
-    public static let metadata = ElementMetadata(
-        factoryName: "aroverlay", typeName: "ArOverlay", longName: "Barcode AR overlay",
-        klass: "Filter/Editor/Video",
-        description: "Draws an outline and the decoded text over every tracked code",
-        caps: "video/x-raw", writesFrame: true)
+    public static let metadata: ElementMetadata = {
+        var m = ElementMetadata(
+            factoryName: "aroverlay", typeName: "ArOverlay", longName: "Barcode AR overlay",
+            klass: "Filter/Editor/Video",
+            description: "Draws AR overlays (outlines, labels, boxes, images) anchored to every tracked code",
+            caps: "video/x-raw", writesFrame: true)
+        m.srcCaps = "video/x-raw; video/x-raw(\(compositionFeature))"
+        return m
+    }()
 
     public static let properties: [Property<Settings>] = [
-        .string("font", "Font", "Pango font description of labels (family and style; the size follows the frame height)",
-                \.font),
-        .double("outline-width", "Outline width", "Width of the code outline, pixels", \.outlineWidth, range: 0...100),
-        .bool("show-labels", "Show labels", "Draw each code's decoded text above it", \.showLabels),
+        .string("style", "Style", "Overlay style: a JSON style file's path, or the JSON itself (starting with '{'); "
+                + "unset: each code's outline and its payload above it. Takes effect on the next frame", \.style),
+        .string("hint", "Hint", "Text shown while no code is tracked (overrides the style's 'hint'); unset or empty: none", \.hint),
+        .string("font", "Font", "Pango font description of labels without a 'font' in the style (family and style; "
+                + "without a size the size follows the frame height)", \.font),
+        .double("outline-width", "Outline width", "Width of the code outline without a style file, pixels", \.outlineWidth,
+                range: 0...100),
+        .bool("show-labels", "Show labels", "Without a style file: draw each code's payload above it", \.showLabels),
     ]
+
+    /// Signal indices, in `signals` order.
+    enum SignalIndex: Int {
+        case draw, created, updated, removed, setOverlay, clearOverlay
+    }
+
+    public static let signals: [SignalSpec] = [
+        // (cairo_t *cr, GstStructure *track): draw on cr in frame pixels, per track per frame.
+        SignalSpec("draw", params: [.pointer, .structure]),
+        // (guint64 track_id, GstStructure *track)
+        SignalSpec("overlay-created", params: [.uint64, .structure]),
+        SignalSpec("overlay-updated", params: [.uint64, .structure]),
+        SignalSpec("overlay-removed", params: [.uint64, .structure]),
+        // (guint64 track_id, gchar *overlays_json) -> gboolean: replace the style's overlays of a track.
+        SignalSpec("set-overlay", params: [.uint64, .string], returns: .bool, isAction: true),
+        // (guint64 track_id) -> gboolean: back to the style's overlays; FALSE when none was set.
+        SignalSpec("clear-overlay", params: [.uint64], returns: .bool, isAction: true),
+    ]
+
+    static let compositionFeature = "meta:GstVideoOverlayComposition"
+
+    /// Runtime state, created in `start`, dropped in `stop`.
+    final class State {
+        var style: Style
+        var hint: String?
+        var timeline: OverlayTimeline
+        let renderer = OverlayRenderer()
+        let tiles = OverlayTileCache()
+        /// Overlays resolved per code, with what they were resolved from.
+        var resolved: [TrackKey: (info: CodeInfo, generation: Int, overlays: [ResolvedOverlay])] = [:]
+        var generation = 0
+        var frameIndex: UInt64 = 0
+        /// Attach the composition as a meta (true) or blend it (false); nil until decided after caps.
+        var attachMeta: Bool?
+        var missingImages: Set<String> = []
+
+        init(style: Style, hint: String?) {
+            self.style = style
+            self.hint = hint
+            timeline = OverlayTimeline(expirySeconds: style.expirySeconds, fadeSeconds: style.fadeSeconds)
+        }
+    }
+
+    /// Applications' overlays per track id (`set-overlay`), set from any thread.
+    struct Overrides {
+        var byTrack: [UInt64: [OverlaySpec]] = [:]
+        var generation = 0
+        /// The style in use, to parse `set-overlay` against (its lookup tables and folder).
+        var style = Style()
+        /// Settings changed: reload the style on the next frame.
+        var styleDirty = false
+    }
 
     private let element: ElementHandle
     private let settings: SettingsStore<Settings>
-    private var renderer: OverlayRenderer?
+    private let shared = SettingsStore(Overrides())
+    private var state: State?
 
     public init(element: ElementHandle, settings: SettingsStore<Settings>) {
         self.element = element
         self.settings = settings
     }
 
+    // MARK: lifecycle
+
     public func start() throws {
-        renderer = OverlayRenderer()
+        let s = settings.snapshot
+        let renderer = OverlayRenderer()
+        let style: Style
+        do {
+            style = try Self.loadStyle(s, renderer: renderer)
+        } catch let e as StyleError {
+            throw ElementError.settings("Invalid overlay style: \(e.description)", debug: "property 'style' of \(element.name)")
+        }
+        state = State(style: style, hint: Self.hint(s, style))
+        shared.update {
+            $0.style = style
+            $0.styleDirty = false
+        }
     }
 
     public func stop() {
-        renderer = nil
+        state = nil
     }
+
+    public func setInfo(_ info: VideoInfo) throws {
+        state?.attachMeta = nil
+    }
+
+    public func propertyChanged(_ name: String) {
+        if ["style", "hint", "font", "outline-width", "show-labels"].contains(name) {
+            shared.update { $0.styleDirty = true }
+        }
+    }
+
+    public func sinkEvent(_ event: UnsafeMutablePointer<GstEvent>) -> Bool {
+        if event.isFlushStop { state?.timeline.reset() }
+        return true
+    }
+
+    /// The style the settings name: a file, inline JSON, or the built-in one. Constant image
+    /// paths are read now so a bad PNG fails here, not on some later frame.
+    static func loadStyle(_ s: Settings, renderer: OverlayRenderer) throws -> Style {
+        let spec = (s.style ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let style: Style
+        if spec.isEmpty {
+            style = Style.builtIn(outlineWidth: s.outlineWidth, labels: s.showLabels)
+        } else if spec.hasPrefix("{") {
+            style = try Style.parse(spec, file: "<inline style>", baseDirectory: FileManager.default.currentDirectoryPath)
+        } else {
+            style = try Style.load(path: spec)
+        }
+        renderer.forgetImages()
+        for (r, rule) in style.rules.enumerated() {
+            for (o, overlay) in rule.overlays.enumerated() where overlay.kind == .image {
+                guard let file = overlay.file, file.isConstant else { continue }
+                let path = OverlaySpec.resolve(path: file.expand([:]), baseDirectory: style.baseDirectory)
+                do {
+                    _ = try renderer.image(path)
+                } catch {
+                    throw StyleError(file: style.file, place: "rules[\(r)].overlays[\(o)].file", reason: "\(error)")
+                }
+            }
+        }
+        return style
+    }
+
+    static func hint(_ s: Settings, _ style: Style) -> String? {
+        let h = s.hint ?? style.hint
+        return h?.isEmpty == false ? h : nil
+    }
+
+    // MARK: caps and meta negotiation
+
+    /// Offers the overlay-composition meta downstream (with the plain caps as a fallback) and
+    /// strips it going upstream.
+    public func transformCaps(direction: GstPadDirection, caps: UnsafeMutablePointer<GstCaps>,
+                              filter: UnsafeMutablePointer<GstCaps>?) -> UnsafeMutablePointer<GstCaps>? {
+        let result = gst_caps_new_empty()!
+        let n = gst_caps_get_size(caps)
+        if direction == GST_PAD_SINK {
+            for i in 0..<n {
+                let f = gst_caps_get_features(caps, i)
+                if let f, gst_caps_features_is_any(f) != 0 { continue }
+                // System memory is the default: the meta alone says "system memory with the meta".
+                let systemMemory = f.map { gst_caps_features_get_size($0) == 1 && gst_caps_features_contains($0, "memory:SystemMemory") != 0 } ?? true
+                let with = systemMemory ? gst_caps_features_new_empty()! : gst_caps_features_copy(f!)!
+                if gst_caps_features_contains(with, Self.compositionFeature) == 0 {
+                    gst_caps_features_add(with, Self.compositionFeature)
+                }
+                gst_caps_append_structure_full(result, gst_structure_copy(gst_caps_get_structure(caps, i)), with)
+            }
+            gst_caps_append(result, gst_caps_copy(caps))
+        } else {
+            for i in 0..<n {
+                var without = gst_caps_get_features(caps, i).map { gst_caps_features_copy($0)! }
+                if let w = without {
+                    gst_caps_features_remove(w, Self.compositionFeature)
+                    // Nothing left: system memory (nil).
+                    if gst_caps_features_get_size(w) == 0 { gst_caps_features_free(w); without = nil }
+                }
+                _ = gst_caps_merge_structure_full(result, gst_structure_copy(gst_caps_get_structure(caps, i)), without)
+            }
+        }
+        guard let filter else { return result }
+        let intersected = gst_caps_intersect_full(filter, result, GST_CAPS_INTERSECT_FIRST)
+        gst_mini_object_unref(UnsafeMutableRawPointer(result).assumingMemoryBound(to: GstMiniObject.self))
+        return intersected
+    }
+
+    /// Whether downstream draws the composition itself: the negotiated caps carry the feature
+    /// and an ALLOCATION query answered downstream lists the meta.
+    private func downstreamTakesMeta() -> Bool {
+        let trans = UnsafeMutableRawPointer(element.pointer).assumingMemoryBound(to: GstBaseTransform.self)
+        guard let srcpad = trans.pointee.srcpad, let caps = gst_pad_get_current_caps(srcpad) else { return false }
+        defer { gst_mini_object_unref(UnsafeMutableRawPointer(caps).assumingMemoryBound(to: GstMiniObject.self)) }
+        guard gst_caps_get_size(caps) > 0, let f = gst_caps_get_features(caps, 0),
+              gst_caps_features_contains(f, Self.compositionFeature) != 0 else { return false }
+        let query = gst_query_new_allocation(caps, 0)!
+        defer { gst_mini_object_unref(UnsafeMutableRawPointer(query).assumingMemoryBound(to: GstMiniObject.self)) }
+        guard gst_pad_peer_query(srcpad, query) != 0 else { return false }
+        return gst_query_find_allocation_meta(query, gst_video_overlay_composition_meta_api_get_type(), nil) != 0
+    }
+
+    // MARK: application overlays
+
+    public func action(_ index: Int, params: UnsafeBufferPointer<GValue>, result: UnsafeMutablePointer<GValue>?) {
+        let trackID = withUnsafePointer(to: params[0]) { UInt64(g_value_get_uint64($0)) }
+        switch SignalIndex(rawValue: index) {
+        case .setOverlay:
+            let json = withUnsafePointer(to: params[1]) { g_value_get_string($0).map { String(cString: $0) } } ?? "[]"
+            let style = shared.snapshot.style
+            do {
+                let specs = try style.parseOverlays(json)
+                shared.update {
+                    $0.byTrack[trackID] = specs
+                    $0.generation += 1
+                }
+                if let result { g_value_set_boolean(result, 1) }
+            } catch {
+                element.postWarning(.settings("set-overlay for track \(trackID) refused: \(error)"))
+                if let result { g_value_set_boolean(result, 0) }
+            }
+        case .clearOverlay:
+            let existed = shared.update { o -> Bool in
+                let had = o.byTrack.removeValue(forKey: trackID) != nil
+                o.generation += 1
+                return had
+            }
+            if let result { g_value_set_boolean(result, existed ? 1 : 0) }
+        default:
+            break
+        }
+    }
+
+    // MARK: frames
 
     public func transform(_ frame: VideoFrame) throws {
-        guard let renderer else { return }
-        let s = settings.snapshot
-        renderer.fontDescription = s.font ?? "Sans Bold"
-        let items = frame.barcodeRegions.filter { $0.state != .lost }.map { r in
-            OverlayItem(quad: r.quad, label: s.showLabels ? Self.labelText(r.text) : "", outlineWidth: s.outlineWidth)
+        guard let state else { return }
+        defer {
+            state.frameIndex += 1
+            state.tiles.endFrame()
         }
-        guard !items.isEmpty else { return }
-        guard let composition = OverlayComposition.make(items: items, renderer: renderer, frameWidth: frame.width,
-                                                        frameHeight: frame.height) else { return }
-        defer { composition.release() }
-        if !composition.blend(into: frame) {
+        let s = settings.snapshot
+        var shared = self.shared.snapshot
+        if shared.styleDirty { reloadStyle(s, state) ; shared = self.shared.snapshot }
+        if frame.buffer.isDiscont && state.frameIndex > 0 { state.timeline.reset() }
+
+        let frameSeconds = Double(frame.buffer.durationNanoseconds ?? 33_333_333) / 1e9
+        let t = frame.buffer.ptsNanoseconds.map { Double($0) / 1e9 } ?? Double(state.frameIndex) * frameSeconds
+        let sightings = frame.barcodeRegions.filter { $0.state != .lost }.map {
+            CodeSighting(info: CodeInfo(symbology: $0.symbology, text: $0.text, trackID: $0.trackID), quad: $0.quad,
+                         detected: $0.state == .detected)
+        }
+        let changes = state.timeline.update(sightings, at: t, frameSeconds: frameSeconds)
+        let generation = state.generation &+ shared.generation
+
+        for e in changes.removed { state.resolved[e.key] = nil }
+        emit(.removed, changes.removed)
+        emit(.created, changes.created)
+        emit(.updated, changes.updated)
+
+        var tiles: [RenderTile] = []
+        let drawHandlers = hasHandlers(.draw)
+        for e in changes.visible {
+            for op in drawOps(for: e, state: state, overrides: shared, generation: generation, frameHeight: frame.height) {
+                tiles += state.renderer.tiles(for: op.op, opacity: e.opacity * op.opacity, frameWidth: frame.width,
+                                              frameHeight: frame.height)
+            }
+            if drawHandlers, let tile = customDrawing(e, frame: frame) { tiles.append(tile) }
+        }
+        if changes.visible.isEmpty, let hint = state.hint {
+            tiles += hintTiles(hint, s: s, state: state, frame: frame)
+        }
+        guard !tiles.isEmpty, let composition = OverlayComposition.make(tiles, cache: state.tiles) else { return }
+        if state.attachMeta == nil {
+            state.attachMeta = downstreamTakesMeta()
+            cat.log(.info, element.object, state.attachMeta! ? "downstream draws the overlay meta" : "blending into frames")
+        }
+        if state.attachMeta == true {
+            composition.attach(to: frame.buffer)
+        } else if !composition.blend(into: frame) {
             throw ElementError.format("aroverlay could not blend into \(String(cString: gst_video_format_to_string(frame.format))) frames")
         }
-        cat.log(.log, element.object, "drew \(items.count) overlays")
+        cat.log(.log, element.object, "drew \(tiles.count) tiles for \(changes.visible.count) codes")
     }
 
-    /// A label shows at most 48 characters of the payload, on one line.
-    static func labelText(_ text: String) -> String {
-        let oneLine = text.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ")
-        return oneLine.count > 48 ? String(oneLine.prefix(47)) + "…" : oneLine
-    }
-}
-
-/// A GstVideoOverlayComposition of one premultiplied-ARGB rectangle per overlay item.
-struct OverlayComposition {
-    let pointer: OpaquePointer
-
-    static func make(items: [OverlayItem], renderer: OverlayRenderer, frameWidth: Int, frameHeight: Int) -> OverlayComposition? {
-        var composition: OpaquePointer?
-        for item in items {
-            let tile = renderer.tile(for: item, frameHeight: frameHeight)
-            // Tiles wholly outside the frame draw nothing.
-            guard tile.x < frameWidth, tile.y < frameHeight, tile.x + tile.width > 0, tile.y + tile.height > 0 else { continue }
-            let stride = tile.width * 4
-            let buffer = gst_buffer_new_allocate(nil, gsize(stride * tile.height), nil)!
-            var map = GstMapInfo()
-            guard gst_buffer_map(buffer, &map, GstMapFlags(rawValue: 2) /* GST_MAP_WRITE */) != 0 else {
-                gst_mini_object_unref(UnsafeMutableRawPointer(buffer).assumingMemoryBound(to: GstMiniObject.self))
-                continue
-            }
-            renderer.draw(item, tile: tile, into: map.data, stride: stride, frameHeight: frameHeight)
-            gst_buffer_unmap(buffer, &map)
-            var strides: [gint] = [gint(stride), 0, 0, 0]
-            var offsets: [gsize] = [0, 0, 0, 0]
-            _ = gst_buffer_add_video_meta_full(buffer, GST_VIDEO_FRAME_FLAG_NONE, overlayFormat, guint(tile.width),
-                                               guint(tile.height), 1, &offsets, &strides)
-            let rect = gst_video_overlay_rectangle_new_raw(buffer, gint(tile.x), gint(tile.y), guint(tile.width),
-                                                           guint(tile.height), GST_VIDEO_OVERLAY_FORMAT_FLAG_PREMULTIPLIED_ALPHA)
-            gst_mini_object_unref(UnsafeMutableRawPointer(buffer).assumingMemoryBound(to: GstMiniObject.self))
-            if let c = composition {
-                gst_video_overlay_composition_add_rectangle(c, rect)
-            } else {
-                composition = gst_video_overlay_composition_new(rect)
-            }
-            gst_mini_object_unref(UnsafeMutableRawPointer(rect!).assumingMemoryBound(to: GstMiniObject.self))
+    /// Reloads the style after a property change; a bad style is reported and the old one kept.
+    private func reloadStyle(_ s: Settings, _ state: State) {
+        shared.update { $0.styleDirty = false }
+        do {
+            let style = try Self.loadStyle(s, renderer: state.renderer)
+            state.style = style
+            state.timeline.expirySeconds = style.expirySeconds
+            state.timeline.fadeSeconds = style.fadeSeconds
+            state.generation += 1
+            shared.update { $0.style = style }
+        } catch {
+            element.postWarning(.settings("Invalid overlay style, keeping the previous one: \(error)"))
         }
-        return composition.map(OverlayComposition.init(pointer:))
+        state.hint = Self.hint(s, state.style)
     }
 
-    /// Cairo's ARGB32 in memory: BGRA on little-endian machines, ARGB on big-endian.
-    static var overlayFormat: GstVideoFormat {
-        1.littleEndian == 1 ? GST_VIDEO_FORMAT_BGRA : GST_VIDEO_FORMAT_ARGB
+    /// The overlays of one code on this frame with their geometry.
+    private func drawOps(for e: OverlayTimeline.Entry, state: State, overrides: Overrides, generation: Int,
+                         frameHeight: Int) -> [(op: DrawOp, opacity: Double)] {
+        let overlays: [ResolvedOverlay]
+        if let cached = state.resolved[e.key], cached.info == e.info, cached.generation == generation {
+            overlays = cached.overlays
+        } else {
+            if let id = e.info.trackID, let specs = overrides.byTrack[id] {
+                overlays = overrides.style.resolve(specs, for: e.info)
+            } else {
+                overlays = state.style.overlays(for: e.info)
+            }
+            state.resolved[e.key] = (e.info, generation, overlays)
+        }
+        let defaultFont = settings.snapshot.font ?? "Sans Bold"
+        var ops: [(DrawOp, Double)] = []
+        for o in overlays {
+            let spec = o.spec
+            switch spec.kind {
+            case .outline:
+                ops.append((.outline(quad: e.quad, color: spec.color, width: spec.lineWidth), spec.opacity))
+            case .box:
+                ops.append((.box(rect: spec.placement.resolve(on: e.quad), color: spec.color, radius: spec.radius), spec.opacity))
+            case .label:
+                guard !o.text.isEmpty else { continue }
+                let label = LabelContent(text: o.text, font: OverlayRenderer.sizedFont(spec.font ?? defaultFont, frameHeight: frameHeight),
+                                         color: spec.color, background: spec.background, padding: spec.padding, radius: spec.radius)
+                let size = state.renderer.size(of: label)
+                let rect = spec.placement.resolve(on: e.quad, natural: .fixed(width: size.width, height: size.height))
+                ops.append((.label(label, rect: rect), spec.opacity))
+            case .image:
+                guard let path = o.imagePath else { continue }
+                let image: OverlayImage
+                do {
+                    image = try state.renderer.image(path)
+                } catch {
+                    if state.missingImages.insert(path).inserted {
+                        element.postWarning(.openRead("aroverlay: image for code '\(e.info.text)' unusable: \(error)"))
+                    }
+                    continue
+                }
+                if spec.warp {
+                    ops.append((.warp(image, quad: e.quad), spec.opacity))
+                } else {
+                    let rect = spec.placement.resolve(on: e.quad, natural: .aspect(width: Double(image.width), height: Double(image.height)))
+                    ops.append((.image(image, rect: rect), spec.opacity))
+                }
+            }
+        }
+        return ops
     }
 
-    func blend(into frame: VideoFrame) -> Bool {
-        gst_video_overlay_composition_blend(pointer, frame.raw) != 0
+    private func hintTiles(_ hint: String, s: Settings, state: State, frame: VideoFrame) -> [RenderTile] {
+        let label = LabelContent(text: hint, font: OverlayRenderer.sizedFont(s.font ?? "Sans Bold", frameHeight: frame.height),
+                                 color: Color(red: 1, green: 1, blue: 1), background: Color(red: 0, green: 0, blue: 0, alpha: 0.6),
+                                 padding: 8, radius: 8)
+        let size = state.renderer.size(of: label)
+        // Centred, a tenth of the frame above its bottom edge.
+        let center = Point(x: Double(frame.width) / 2, y: Double(frame.height) * 0.9 - size.height / 2)
+        return state.renderer.tiles(for: .label(label, rect: PlacedRect(center: center, width: size.width, height: size.height)),
+                                    opacity: 1, frameWidth: frame.width, frameHeight: frame.height)
     }
 
-    func release() {
-        gst_mini_object_unref(UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GstMiniObject.self))
+    // MARK: signals
+
+    private lazy var signalIDs: [guint] = {
+        let type = UnsafeMutableRawPointer(element.pointer).assumingMemoryBound(to: GTypeInstance.self).pointee.g_class.pointee.g_type
+        return Self.signals.map { g_signal_lookup($0.name, type) }
+    }()
+
+    private func hasHandlers(_ signal: SignalIndex) -> Bool {
+        g_signal_has_handler_pending(UnsafeMutableRawPointer(element.pointer), signalIDs[signal.rawValue], 0, 0) != 0
+    }
+
+    /// The `arbarcode` structure describing a code's overlay: the code's fields plus `opacity`
+    /// (0…1) and `present` (whether the code is on this frame).
+    private func trackStructure(_ e: OverlayTimeline.Entry) -> OwnedStructure {
+        let s = OwnedStructure(name: BarcodeRegion.paramsName)
+        s.set("data", string: e.info.text)
+        s.set("symbology", string: e.info.symbology)
+        s.set("quad", doubles: e.quad.corners.flatMap { [$0.x, $0.y] })
+        s.set("track-id", uint64: e.info.trackID ?? 0)
+        s.set("opacity", double: e.opacity)
+        s.set("present", bool: e.present)
+        return s
+    }
+
+    private func emit(_ signal: SignalIndex, _ entries: [OverlayTimeline.Entry]) {
+        guard !entries.isEmpty, hasHandlers(signal) else { return }
+        for e in entries {
+            var params = [GValue(), GValue()]
+            g_value_init(&params[0], ar_value_gtype(AR_VALUE_UINT64))
+            g_value_set_uint64(&params[0], guint64(e.info.trackID ?? 0))
+            g_value_init(&params[1], ar_value_gtype(AR_VALUE_STRUCTURE))
+            g_value_take_boxed(&params[1], UnsafeRawPointer(trackStructure(e).release()))
+            element.emitSignal(signal.rawValue, &params)
+            for i in params.indices { g_value_unset(&params[i]) }
+        }
+    }
+
+    /// Emits `draw` for one code on a recording surface; the tile holds what the handlers drew.
+    private func customDrawing(_ e: OverlayTimeline.Entry, frame: VideoFrame) -> RenderTile? {
+        let drawing = CustomDrawing()
+        var params = [GValue(), GValue()]
+        g_value_init(&params[0], ar_value_gtype(AR_VALUE_POINTER))
+        g_value_set_pointer(&params[0], drawing.contextPointer)
+        g_value_init(&params[1], ar_value_gtype(AR_VALUE_STRUCTURE))
+        g_value_take_boxed(&params[1], UnsafeRawPointer(trackStructure(e).release()))
+        element.emitSignal(SignalIndex.draw.rawValue, &params)
+        for i in params.indices { g_value_unset(&params[i]) }
+        return drawing.finish(opacity: e.opacity, frameWidth: frame.width, frameHeight: frame.height)
     }
 }

@@ -1,21 +1,19 @@
 import ARCore
 import CPangoCairo
+import Foundation
 
-/// Draws overlay items with cairo (shapes) and pango (text) into small premultiplied ARGB tiles,
-/// one per item, covering only the pixels the item touches. Not thread-safe: one per element.
+/// Draws overlays with cairo (shapes, images) and pango (text) into small premultiplied ARGB
+/// tiles covering only the pixels they touch. Upright labels are keyed for caching (their pixels
+/// depend only on their content and size), so a caller can keep them across frames.
+/// Not thread-safe: one per element, used on the streaming thread.
 public final class OverlayRenderer {
-    /// Pango font description of labels, e.g. `Sans Bold 14`; the size is scaled with the frame.
-    public var fontDescription: String
-
     private let scratchSurface: OpaquePointer
     private let scratch: OpaquePointer
     private let layout: OpaquePointer
+    private var measured: [LabelContent: (width: Double, height: Double, inkLeft: Double)] = [:]
+    private var images: [String: OverlayImage] = [:]
 
-    /// Padding between label text and its background edge, pixels.
-    let padding = 4.0
-
-    public init(fontDescription: String = "Sans Bold") {
-        self.fontDescription = fontDescription
+    public init() {
         scratchSurface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1)
         scratch = cairo_create(scratchSurface)
         layout = pango_cairo_create_layout(scratch)
@@ -27,88 +25,197 @@ public final class OverlayRenderer {
         cairo_surface_destroy(scratchSurface)
     }
 
-    /// Label font size for a frame `frameHeight` pixels tall, pixels.
+    /// Default label font size for a frame `frameHeight` pixels tall, pixels.
     public static func fontPixels(frameHeight: Int) -> Double { max(12, Double(frameHeight) / 36) }
 
-    private func setText(_ text: String, frameHeight: Int) {
-        let desc = pango_font_description_from_string(fontDescription)
-        pango_font_description_set_absolute_size(desc, Self.fontPixels(frameHeight: frameHeight) * Double(PANGO_SCALE))
+    /// `font` with a size: as given when it names one, else `frameHeight`-scaled pixels.
+    public static func sizedFont(_ font: String, frameHeight: Int) -> String {
+        let desc = pango_font_description_from_string(font)
+        defer { pango_font_description_free(desc) }
+        if pango_font_description_get_size(desc) > 0 { return font }
+        pango_font_description_set_absolute_size(desc, fontPixels(frameHeight: frameHeight) * Double(PANGO_SCALE))
+        let s = pango_font_description_to_string(desc)!
+        defer { g_free(s) }
+        return String(cString: s)
+    }
+
+    private func setText(_ label: LabelContent) {
+        let desc = pango_font_description_from_string(label.font)
         pango_layout_set_font_description(layout, desc)
         pango_font_description_free(desc)
-        pango_layout_set_text(layout, text, -1)
+        pango_layout_set_text(layout, label.text, -1)
     }
 
-    /// Size of `text` as a label, pixels (logical extents).
-    private func textSize(_ text: String, frameHeight: Int) -> (width: Double, height: Double) {
-        setText(text, frameHeight: frameHeight)
-        var w: Int32 = 0, h: Int32 = 0
-        pango_layout_get_pixel_size(layout, &w, &h)
-        return (Double(w), Double(h))
+    /// A label's size with its padding, pixels (the text's logical extents, rounded up).
+    public func size(of label: LabelContent) -> (width: Double, height: Double) {
+        if let m = measured[label] { return (m.width, m.height) }
+        setText(label)
+        var ink = PangoRectangle(), logical = PangoRectangle()
+        pango_layout_get_pixel_extents(layout, &ink, &logical)
+        let m = (width: Double(logical.width) + 2 * label.padding, height: Double(logical.height) + 2 * label.padding,
+                 inkLeft: Double(logical.x))
+        if measured.count > 1024 { measured.removeAll() }
+        measured[label] = m
+        return (m.width, m.height)
     }
 
-    /// The label's box (background included) in frame pixels: centred over the code's top edge,
-    /// sitting above the code's bounding box.
-    private func labelRect(_ item: OverlayItem, frameHeight: Int) -> Rect? {
-        guard !item.label.isEmpty else { return nil }
-        let size = textSize(item.label, frameHeight: frameHeight)
-        let box = item.quad.boundingBox
-        let w = size.width + 2 * padding, h = size.height + 2 * padding
-        return Rect(x: box.center.x - w / 2, y: box.minY - item.outlineWidth - h, width: w, height: h)
+    /// The image at `path`, read once and kept.
+    public func image(_ path: String) throws -> OverlayImage {
+        if let i = images[path] { return i }
+        let i = try OverlayImage(path: path)
+        if images.count > 256 { images.removeAll() }
+        images[path] = i
+        return i
     }
 
-    /// Where `item` draws, in whole frame pixels (not clipped to the frame).
-    public func tile(for item: OverlayItem, frameHeight: Int) -> OverlayTile {
-        var r = item.quad.boundingBox.insetBy(item.outlineWidth + 1)
-        if let l = labelRect(item, frameHeight: frameHeight) { r = r.union(l) }
-        let i = r.integral
-        return OverlayTile(x: Int(i.x), y: Int(i.y), width: max(1, Int(i.width)), height: max(1, Int(i.height)))
+    /// Forgets cached images (e.g. when the style changes: files may have changed).
+    public func forgetImages() {
+        images.removeAll()
     }
 
-    /// Draws `item` into `pixels`: premultiplied ARGB32 in native byte order (BGRA in memory on
-    /// little-endian), `tile.width` × `tile.height`, `stride` bytes per row, cleared to transparent first.
-    public func draw(_ item: OverlayItem, tile: OverlayTile, into pixels: UnsafeMutableRawPointer, stride: Int, frameHeight: Int) {
-        let surface = cairo_image_surface_create_for_data(pixels.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
-                                                          Int32(tile.width), Int32(tile.height), Int32(stride))
-        let cr = cairo_create(surface)!
-        defer {
-            cairo_destroy(cr)
-            cairo_surface_destroy(surface)
+    /// The tiles that draw `op` at `opacity` on a `frameWidth` × `frameHeight` frame; tiles
+    /// wholly outside the frame are left out, uncached ones are cropped to it.
+    public func tiles(for op: DrawOp, opacity: Double, frameWidth: Int, frameHeight: Int) -> [RenderTile] {
+        let frame = Rect(x: 0, y: 0, width: Double(frameWidth), height: Double(frameHeight))
+        func tile(_ bounds: Rect, cacheKey: AnyHashable? = nil, draw: @escaping (OpaquePointer) -> Void) -> RenderTile? {
+            let r = (cacheKey == nil ? bounds.intersection(frame) : bounds).integral
+            guard r.width >= 1, r.height >= 1, r.maxX > 0, r.maxY > 0, r.minX < frame.maxX, r.minY < frame.maxY else { return nil }
+            let x = Int(r.x), y = Int(r.y)
+            return RenderTile(x: x, y: y, width: Int(r.width), height: Int(r.height), opacity: opacity, cacheKey: cacheKey) {
+                pixels, stride in
+                OverlayRenderer.withContext(pixels, stride: stride, width: Int(r.width), height: Int(r.height)) { cr in
+                    cairo_translate(cr, -Double(x), -Double(y))
+                    draw(cr)
+                }
+            }
         }
-        cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR)
-        cairo_paint(cr)
-        cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
-        cairo_translate(cr, -Double(tile.x), -Double(tile.y))
-        cairo_push_group(cr)
+        switch op {
+        case .outline(let quad, let color, let width):
+            let stroke: (OpaquePointer) -> Void = { cr in
+                OverlayRenderer.path(cr, quad.corners)
+                OverlayRenderer.set(cr, color)
+                cairo_set_line_width(cr, width)
+                cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+                cairo_stroke(cr)
+            }
+            // One tile per edge when that covers fewer pixels than one tile around the quad.
+            let whole = quad.boundingBox.insetBy(width / 2 + 1)
+            let c = quad.corners
+            let edges = (0..<4).map { Rect(enclosing: [c[$0], c[($0 + 1) % 4]])!.insetBy(width / 2 + 1) }
+            if edges.reduce(0, { $0 + $1.width * $1.height }) < whole.width * whole.height {
+                return edges.compactMap { tile($0, draw: stroke) }
+            }
+            return tile(whole, draw: stroke).map { [$0] } ?? []
+        case .box(let rect, let color, let radius):
+            return tile(rect.bounds.insetBy(1)) { cr in
+                OverlayRenderer.roundedRect(cr, rect, radius: radius)
+                OverlayRenderer.set(cr, color)
+                cairo_fill(cr)
+            }.map { [$0] } ?? []
+        case .label(let label, let rect):
+            let upright = rect.angle == 0
+            let bounds: Rect
+            var key: AnyHashable?
+            if upright {
+                // Whole pixels: the same label at any position has the same pixels.
+                let w = rect.width.rounded(), h = rect.height.rounded()
+                bounds = Rect(x: (rect.center.x - w / 2).rounded(), y: (rect.center.y - h / 2).rounded(), width: w, height: h)
+                key = LabelKey(label: label, width: Int(w), height: Int(h))
+            } else {
+                bounds = rect.bounds.insetBy(1)
+            }
+            let drawRect = upright ? PlacedRect(bounds) : rect
+            return tile(bounds, cacheKey: key) { [self] cr in drawLabel(cr, label, in: drawRect) }.map { [$0] } ?? []
+        case .image(let image, let rect):
+            return tile(rect.bounds.insetBy(1)) { cr in
+                cairo_save(cr)
+                cairo_translate(cr, rect.center.x, rect.center.y)
+                cairo_rotate(cr, rect.angle)
+                cairo_scale(cr, rect.width / Double(max(1, image.width)), rect.height / Double(max(1, image.height)))
+                cairo_translate(cr, -Double(image.width) / 2, -Double(image.height) / 2)
+                cairo_set_source_surface(cr, image.surface, 0, 0)
+                cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_BILINEAR)
+                cairo_rectangle(cr, 0, 0, Double(image.width), Double(image.height))
+                cairo_fill(cr)
+                cairo_restore(cr)
+            }.map { [$0] } ?? []
+        case .warp(let image, let quad):
+            let r = quad.boundingBox.insetBy(1).intersection(frame).integral
+            guard r.width >= 1, r.height >= 1 else { return [] }
+            let x = Int(r.x), y = Int(r.y), w = Int(r.width), h = Int(r.height)
+            return [RenderTile(x: x, y: y, width: w, height: h, opacity: opacity) { pixels, stride in
+                for row in 0..<h { memset(pixels + row * stride, 0, w * 4) }
+                ImageWarp.draw(image, onto: quad, pixels: pixels, rowBytes: stride, originX: x, originY: y, width: w, height: h)
+            }]
+        }
+    }
 
-        // Outline.
-        let c = item.quad.corners
-        cairo_move_to(cr, c[0].x, c[0].y)
-        for p in c.dropFirst() { cairo_line_to(cr, p.x, p.y) }
-        cairo_close_path(cr)
-        set(cr, item.outlineColor)
-        cairo_set_line_width(cr, item.outlineWidth)
-        cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
-        cairo_stroke(cr)
-
-        // Label: background box, then the text.
-        if let r = labelRect(item, frameHeight: frameHeight) {
-            set(cr, item.backgroundColor)
-            cairo_rectangle(cr, r.x, r.y, r.width, r.height)
+    private func drawLabel(_ cr: OpaquePointer, _ label: LabelContent, in rect: PlacedRect) {
+        cairo_translate(cr, rect.center.x, rect.center.y)
+        cairo_rotate(cr, rect.angle)
+        let local = PlacedRect(center: Point(x: 0, y: 0), width: rect.width, height: rect.height)
+        if let bg = label.background {
+            OverlayRenderer.roundedRect(cr, local, radius: label.radius)
+            OverlayRenderer.set(cr, bg)
             cairo_fill(cr)
-            setText(item.label, frameHeight: frameHeight)
-            set(cr, item.textColor)
-            cairo_move_to(cr, r.x + padding, r.y + padding)
-            pango_cairo_update_layout(cr, layout)
-            pango_cairo_show_layout(cr, layout)
-            pango_cairo_update_layout(scratch, layout)
         }
-
-        cairo_pop_group_to_source(cr)
-        cairo_paint_with_alpha(cr, max(0, min(1, item.opacity)))
-        cairo_surface_flush(surface)
+        let natural = size(of: label)
+        setText(label)
+        // Text centred in the rectangle (equal to its natural size unless a size was given), clipped to it.
+        cairo_rectangle(cr, -rect.width / 2, -rect.height / 2, rect.width, rect.height)
+        cairo_clip(cr)
+        OverlayRenderer.set(cr, label.color)
+        cairo_move_to(cr, (-natural.width / 2 + label.padding).rounded(), (-natural.height / 2 + label.padding).rounded())
+        pango_cairo_update_layout(cr, layout)
+        pango_cairo_show_layout(cr, layout)
+        pango_cairo_update_layout(scratch, layout)
     }
 
-    private func set(_ cr: OpaquePointer, _ color: Color) {
+    /// The cache key of an upright label's pixels.
+    struct LabelKey: Hashable {
+        var label: LabelContent
+        var width: Int
+        var height: Int
+    }
+
+    /// Runs `body` with a cairo context on `pixels` (premultiplied ARGB32), cleared to transparent.
+    static func withContext(_ pixels: UnsafeMutableRawPointer, stride: Int, width: Int, height: Int, _ body: (OpaquePointer) -> Void) {
+        let surface = cairo_image_surface_create_for_data(pixels.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
+                                                          Int32(width), Int32(height), Int32(stride))
+        let cr = cairo_create(surface)!
+        for row in 0..<height { memset(pixels + row * stride, 0, width * 4) }
+        body(cr)
+        cairo_destroy(cr)
+        cairo_surface_flush(surface)
+        cairo_surface_destroy(surface)
+    }
+
+    static func path(_ cr: OpaquePointer, _ points: [Point]) {
+        cairo_move_to(cr, points[0].x, points[0].y)
+        for p in points.dropFirst() { cairo_line_to(cr, p.x, p.y) }
+        cairo_close_path(cr)
+    }
+
+    static func roundedRect(_ cr: OpaquePointer, _ rect: PlacedRect, radius: Double) {
+        cairo_save(cr)
+        cairo_translate(cr, rect.center.x, rect.center.y)
+        cairo_rotate(cr, rect.angle)
+        let x = -rect.width / 2, y = -rect.height / 2, w = rect.width, h = rect.height
+        let r = min(radius, w / 2, h / 2)
+        if r <= 0 {
+            cairo_rectangle(cr, x, y, w, h)
+        } else {
+            cairo_new_sub_path(cr)
+            cairo_arc(cr, x + w - r, y + r, r, -Double.pi / 2, 0)
+            cairo_arc(cr, x + w - r, y + h - r, r, 0, Double.pi / 2)
+            cairo_arc(cr, x + r, y + h - r, r, Double.pi / 2, Double.pi)
+            cairo_arc(cr, x + r, y + r, r, Double.pi, 3 * Double.pi / 2)
+            cairo_close_path(cr)
+        }
+        cairo_restore(cr)
+    }
+
+    static func set(_ cr: OpaquePointer, _ color: Color) {
         cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
     }
 }

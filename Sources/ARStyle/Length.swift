@@ -1,0 +1,37 @@
+/// Units of an overlay offset.
+public enum OffsetUnit: String, CaseIterable, Sendable {
+    /// Frame pixels.
+    case px
+    /// Multiples of the code's size on that axis.
+    case code
+    /// Multiples of the overlay's own size on that axis.
+    case ownSize = "self"
+}
+
+/// Units of an overlay size.
+public enum SizeUnit: String, CaseIterable, Sendable {
+    /// Frame pixels.
+    case px
+    /// Multiples of the code's size on that axis.
+    case code
+    /// Multiple of the overlay's size on the other axis (not on both axes).
+    case ratio
+}
+
+/// A length written `[value, "unit"]` in a style file.
+public struct Length<Unit: RawRepresentable & CaseIterable & Hashable & Sendable>: Hashable, Sendable where Unit.RawValue == String {
+    public var value: Double
+    public var unit: Unit
+
+    public init(_ value: Double, _ unit: Unit) {
+        self.value = value
+        self.unit = unit
+    }
+
+    /// Reads `[value, "unit"]`.
+    static func parse(_ node: StyleNode) throws -> Length {
+        let items = try node.array()
+        guard items.count == 2 else { throw node.error("expected [value, \"unit\"], found \(items.count) items") }
+        return Length(try items[0].number(), try items[1].choice("unit", Unit.self))
+    }
+}

@@ -1,0 +1,136 @@
+import ARCore
+
+/// Identifies a code across frames: its track id, or (without a tracker upstream) its symbology and payload.
+public enum TrackKey: Hashable, Sendable {
+    case track(UInt64)
+    case payload(symbology: String, text: String)
+
+    public init(_ info: CodeInfo) {
+        self = info.trackID.map(TrackKey.track) ?? .payload(symbology: info.symbology, text: info.text)
+    }
+}
+
+/// One code as read from a frame.
+public struct CodeSighting: Hashable, Sendable {
+    public var info: CodeInfo
+    /// Corners in this frame's pixels.
+    public var quad: Quad
+    /// Decoded on this frame (`detected`), rather than only followed (`tracked`).
+    public var detected: Bool
+
+    public init(info: CodeInfo, quad: Quad, detected: Bool) {
+        self.info = info
+        self.quad = quad
+        self.detected = detected
+    }
+}
+
+/// When each code's overlay shows and how opaque it is, on buffer timestamps.
+///
+/// An overlay appears on the first frame its code is on and fades in over `fade` seconds (that
+/// first frame already at one frame's worth); it follows the code's quad on the current frame; it
+/// stays for `expiry` seconds after the code's last detection (at the last quad once the code is
+/// gone), then fades out over `fade` seconds and is removed.
+public struct OverlayTimeline: Sendable {
+    /// One code's overlay over time.
+    public struct Entry: Hashable, Sendable {
+        public var key: TrackKey
+        public var info: CodeInfo
+        /// The latest quad, frame pixels.
+        public var quad: Quad
+        /// Timestamps, seconds.
+        public var firstSeen: Double
+        public var lastDetected: Double
+        /// Whether the code is on the current frame.
+        public var present: Bool
+        /// Opacity on the current frame, 0…1.
+        public var opacity: Double
+    }
+
+    /// What changed on one frame.
+    public struct Changes: Sendable {
+        /// Overlays that appeared on this frame.
+        public var created: [Entry] = []
+        /// Overlays whose code is on this frame (new ones included).
+        public var updated: [Entry] = []
+        /// Overlays gone after this frame's time (expired and faded), not drawn.
+        public var removed: [Entry] = []
+        /// Overlays to draw on this frame, in order of appearance, with their opacity.
+        public var visible: [Entry] = []
+    }
+
+    public var expirySeconds: Double
+    public var fadeSeconds: Double
+    private var entries: [TrackKey: Entry] = [:]
+    private var order: [TrackKey] = []
+
+    public init(expirySeconds: Double = 1.0, fadeSeconds: Double = 0.2) {
+        self.expirySeconds = expirySeconds
+        self.fadeSeconds = fadeSeconds
+    }
+
+    /// Whether any overlay is live.
+    public var isEmpty: Bool { entries.isEmpty }
+
+    /// Forgets every overlay (flush, seek).
+    public mutating func reset() {
+        entries = [:]
+        order = []
+    }
+
+    /// Opacity of an overlay first seen at `firstSeen` and last detected at `lastDetected`, at
+    /// time `t`; nil once it is gone. `frameSeconds` is one frame's duration.
+    public static func opacity(firstSeen: Double, lastDetected: Double, at t: Double, frameSeconds: Double,
+                               expiry: Double, fade: Double) -> Double? {
+        let sinceDetection = t - lastDetected
+        if sinceDetection > expiry + fade || (fade == 0 && sinceDetection > expiry) { return nil }
+        guard fade > 0 else { return 1 }
+        let fadeIn = min(1, max(0, (t - firstSeen + frameSeconds) / fade))
+        let fadeOut = min(1, max(0, 1 - (sinceDetection - expiry) / fade))
+        let o = min(fadeIn, fadeOut)
+        return o > 0 ? o : nil
+    }
+
+    /// Takes the codes on the frame at `t` seconds (one frame lasting `frameSeconds`).
+    public mutating func update(_ sightings: [CodeSighting], at t: Double, frameSeconds: Double) -> Changes {
+        var changes = Changes()
+        var seen: Set<TrackKey> = []
+        for s in sightings {
+            let key = TrackKey(s.info)
+            guard seen.insert(key).inserted else { continue }
+            if var e = entries[key] {
+                e.info = s.info
+                e.quad = s.quad
+                e.present = true
+                // A timestamp going backwards (a loop, a seek without flush): restart the clock.
+                if t < e.lastDetected { e.firstSeen = t; e.lastDetected = t }
+                if s.detected { e.lastDetected = t }
+                entries[key] = e
+            } else {
+                entries[key] = Entry(key: key, info: s.info, quad: s.quad, firstSeen: t, lastDetected: t, present: true, opacity: 0)
+                order.append(key)
+                changes.created.append(entries[key]!)
+            }
+        }
+        var kept: [TrackKey] = []
+        for key in order {
+            guard var e = entries[key] else { continue }
+            if !seen.contains(key) { e.present = false }
+            guard let o = Self.opacity(firstSeen: e.firstSeen, lastDetected: e.lastDetected, at: t, frameSeconds: frameSeconds,
+                                       expiry: expirySeconds, fade: fadeSeconds) else {
+                entries[key] = nil
+                changes.removed.append(e)
+                continue
+            }
+            e.opacity = o
+            entries[key] = e
+            kept.append(key)
+            if e.present { changes.updated.append(e) }
+            changes.visible.append(e)
+        }
+        order = kept
+        // Entries created on this frame report their opacity too.
+        changes.created = changes.created.map { entries[$0.key] ?? $0 }
+        return changes
+    }
+}

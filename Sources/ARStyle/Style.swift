@@ -1,0 +1,135 @@
+import Foundation
+
+/// An overlay style: timing, the hint, lookup tables and the rules that give each code its
+/// overlays. Parsed and validated in full before use: a bad file is refused with a `StyleError`.
+public struct Style: @unchecked Sendable {
+    /// Seconds an overlay stays after its code's last detection (buffer timestamps).
+    public var expirySeconds: Double = 1.0
+    /// Seconds of fade in and fade out; 0 for none.
+    public var fadeSeconds: Double = 0.2
+    /// Screen-space text shown while no code is tracked; nil for none.
+    public var hint: String?
+    public var tables: [String: LookupTable] = [:]
+    /// Tried in order; the first that matches a code gives its overlays.
+    public var rules: [StyleRule] = []
+    /// Folder that relative image paths are resolved against.
+    public var baseDirectory: String = FileManager.default.currentDirectoryPath
+    /// Where the style came from (a path, or `<inline>`), for messages.
+    public var file: String = "<default>"
+
+    public init() {}
+
+    /// The style used without a style file: each code's outline and its payload in a label above it.
+    public static func builtIn(outlineWidth: Double = 3, labels: Bool = true) -> Style {
+        var style = Style()
+        var overlays = [OverlaySpec(kind: .outline, lineWidth: outlineWidth)]
+        if labels {
+            overlays.append(OverlaySpec(kind: .label, background: Color(red: 0, green: 0, blue: 0, alpha: 0.7), maxCharacters: 48,
+                                        placement: Placement(anchor: .topCenter, offsetY: Length(-0.5, .ownSize))))
+        }
+        style.rules = [StyleRule(overlays: overlays)]
+        return style
+    }
+
+    /// Loads the style file at `path` (relative images and tables are relative to its folder).
+    public static func load(path: String) throws -> Style {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw StyleError(file: path, place: "file", reason: "style file not found or unreadable")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw StyleError(file: path, place: "file", reason: "not UTF-8 text")
+        }
+        return try parse(text, file: path, baseDirectory: (path as NSString).deletingLastPathComponent)
+    }
+
+    /// Parses style JSON `text`; `file` names it in errors, `baseDirectory` resolves relative paths.
+    public static func parse(_ text: String, file: String, baseDirectory: String) throws -> Style {
+        let root = StyleNode(try StyleJSON.parse(text, file: file), file: file)
+        let o = try root.object(allowed: ["expiry", "fade", "hint", "lookup", "rules"])
+        var style = Style()
+        style.file = file
+        style.baseDirectory = baseDirectory.isEmpty ? FileManager.default.currentDirectoryPath : baseDirectory
+        if let n = o["expiry"] { style.expirySeconds = try n.number(in: 0...3600) }
+        if let n = o["fade"] { style.fadeSeconds = try n.number(in: 0...60) }
+        if let n = o["hint"] { style.hint = try n.string() }
+        if let n = o["lookup"] {
+            for (name, t) in try n.members() {
+                guard !name.isEmpty, !name.contains(".") else { throw t.error("invalid table name '\(name)'") }
+                let to = try t.object(allowed: ["file", "key"])
+                guard let f = to["file"] else { throw t.error("missing 'file' (a .csv or .json file)") }
+                guard let k = to["key"] else { throw t.error("missing 'key' (the column holding the key)") }
+                let path = OverlaySpec.resolve(path: try f.string(), baseDirectory: style.baseDirectory)
+                style.tables[name] = try LookupTable.load(name: name, path: path, key: try k.string(), node: f)
+            }
+        }
+        if let n = o["rules"] {
+            style.rules = try n.array().map { try StyleRule.parse($0, tables: style.tables, baseDirectory: style.baseDirectory) }
+        }
+        return style
+    }
+
+    /// Reads a `set-overlay` argument: a JSON array of overlay objects (like a rule's `overlays`),
+    /// which may use `{data}`, `{symbology}`, `{id}` and this style's lookup tables.
+    public func parseOverlays(_ text: String) throws -> [OverlaySpec] {
+        let root = StyleNode(try StyleJSON.parse(text, file: "<set-overlay>"), path: "overlays", file: "<set-overlay>")
+        let fields = TemplateFields(captures: [], tables: tables)
+        return try root.array().map { try OverlaySpec.parse($0, fields: fields, baseDirectory: baseDirectory) }
+    }
+
+    /// The overlays for a code: those of the first rule that matches, with templates expanded.
+    /// Empty when no rule matches.
+    public func overlays(for code: CodeInfo) -> [ResolvedOverlay] {
+        for rule in rules {
+            guard let captures = rule.match(symbology: code.symbology, text: code.text) else { continue }
+            return resolve(rule.overlays, for: code, captures: captures)
+        }
+        return []
+    }
+
+    /// Expands `specs`' templates for `code` (payload fields, `captures`, lookup rows).
+    public func resolve(_ specs: [OverlaySpec], for code: CodeInfo, captures: [String: String] = [:]) -> [ResolvedOverlay] {
+        var values = captures
+        values["data"] = code.text
+        values["symbology"] = code.symbology
+        values["id"] = code.trackID.map { String($0) } ?? ""
+        for (name, table) in tables {
+            let key = captures[table.key] ?? code.text
+            for (column, v) in table.rows[key] ?? [:] { values["\(name).\(column)"] = v }
+        }
+        return specs.map { spec in
+            var text = spec.kind == .label ? spec.text.expand(values) : ""
+            if let maxChars = spec.maxCharacters, text.count > maxChars { text = String(text.prefix(maxChars - 1)) + "…" }
+            let file = spec.file.map { OverlaySpec.resolve(path: $0.expand(values), baseDirectory: baseDirectory) }
+            return ResolvedOverlay(spec: spec, text: text, imagePath: file)
+        }
+    }
+}
+
+/// What rules match on: one code's symbology, payload text and track id.
+public struct CodeInfo: Hashable, Sendable {
+    public var symbology: String
+    public var text: String
+    /// Track id; nil for an untracked detection.
+    public var trackID: UInt64?
+
+    public init(symbology: String, text: String, trackID: UInt64?) {
+        self.symbology = symbology
+        self.text = text
+        self.trackID = trackID
+    }
+}
+
+/// An overlay for one code with its templates expanded.
+public struct ResolvedOverlay: Hashable, Sendable {
+    public var spec: OverlaySpec
+    /// Label text (labels; empty otherwise).
+    public var text: String
+    /// Absolute image path (images).
+    public var imagePath: String?
+
+    public init(spec: OverlaySpec, text: String = "", imagePath: String? = nil) {
+        self.spec = spec
+        self.text = text
+        self.imagePath = imagePath
+    }
+}
