@@ -1,87 +1,165 @@
 import ARCore
 import CZBar
+import Foundation
 
-/// Decodes barcodes and QR codes in luma images with zbar. Not thread-safe: one per stream.
+/// Decodes barcodes and QR codes in luma images with zbar, plus extra passes where zbar alone
+/// misses (see `DetectorOptions`). Not thread-safe: one per stream.
 public final class BarcodeDetector {
-    private let scanner: OpaquePointer
-    private let image: OpaquePointer
     /// The symbologies this detector decodes.
     public let symbologies: [Symbology]
-
-    /// A detector for `symbologies` (all of zbar's by default).
-    public init(symbologies: [Symbology] = Symbology.all) throws {
-        guard let scanner = zbar_image_scanner_create(), let image = zbar_image_create() else {
-            throw DetectorError.scannerUnavailable
+    /// Extra passes; may be changed between frames.
+    public var options: DetectorOptions {
+        didSet {
+            if options.scanDensity != oldValue.scanDensity {
+                if let s = try? ZBarScanner(symbologies: symbologies, density: options.scanDensity) { frameScanner = s }
+            }
         }
-        self.scanner = scanner
-        self.image = image
+    }
+
+    private var frameScanner: ZBarScanner
+    private let regionScanner: ZBarScanner
+    private let finder = CandidateFinder()
+    private var work = LumaBuffer(width: 1, height: 1)
+
+    /// A detector for `symbologies` (by default what the property value `all` selects).
+    public init(symbologies: [Symbology] = Symbology.allByDefault, options: DetectorOptions = DetectorOptions()) throws {
         self.symbologies = symbologies
-        // Disable everything, then enable the chosen ones: fewer decoders run, faster scans.
-        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_ENABLE, 0)
-        for s in symbologies {
-            zbar_image_scanner_set_config(scanner, s.type, ZBAR_CFG_ENABLE, 1)
-        }
-        // Raw bytes: zbar would otherwise guess a text encoding and re-encode (mangling UTF-8).
-        zbar_image_scanner_set_config(scanner, ZBAR_QRCODE, ZBAR_CFG_BINARY, 1)
-        // Keep positions so every symbol reports its outline.
-        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_POSITION, 1)
-        zbar_image_set_format(image, 0x3030_3859)  // fourcc "Y800"
+        self.options = options
+        frameScanner = try ZBarScanner(symbologies: symbologies, density: options.scanDensity)
+        regionScanner = try ZBarScanner(symbologies: symbologies)
+        hasLinear = symbologies.contains { $0.type != ZBAR_QRCODE && $0.type != ZBAR_SQCODE }
     }
 
-    deinit {
-        zbar_image_destroy(image)
-        zbar_image_scanner_destroy(scanner)
-    }
+    /// Whether any 1D symbology is enabled (else 1D-looking regions are not worth a pass).
+    private let hasLinear: Bool
 
     /// Every code found in `luma`, with corners in `luma`'s pixels.
     public func detect(_ luma: LumaImage) -> [Detection] {
-        // zbar reads rows `stride` bytes apart; the crop keeps it inside the visible width.
-        zbar_image_set_size(image, UInt32(luma.stride), UInt32(luma.height))
-        zbar_image_set_crop(image, 0, 0, UInt32(luma.width), UInt32(luma.height))
-        zbar_image_set_data(image, luma.base, UInt(luma.stride * luma.height), nil)
-        let n = zbar_scan_image(scanner, image)
-        guard n > 0 else { return [] }
-        var out: [Detection] = []
-        var symbol = zbar_image_first_symbol(image)
-        while let s = symbol {
-            if let d = detection(s, width: luma.width, height: luma.height) { out.append(d) }
-            symbol = zbar_symbol_next(s)
+        var found = frameScanner.scan(luma).compactMap { detection($0, in: luma, map: .identity) }
+        guard options.maxRegions > 0 else { return found }
+        var budget = options.maxRegions
+        for candidate in finder.candidates(in: luma) {
+            guard budget > 0 else { break }
+            if isCovered(candidate.quad, by: found) { continue }
+            if candidate.axisDegrees != nil && !hasLinear { continue }
+            budget -= 1
+            let degrees = options.rotate ? candidate.axisDegrees ?? 0 : 0
+            merge(scan(luma, region: candidate.quad, degrees: degrees, skipPlain: true), into: &found)
         }
-        return out
+        return found
     }
 
-    private func detection(_ s: OpaquePointer, width: Int, height: Int) -> Detection? {
-        let type = zbar_symbol_get_type(s)
-        let length = Int(zbar_symbol_get_data_length(s))
-        guard let data = zbar_symbol_get_data(s) else { return nil }
-        let payload = Array(UnsafeRawBufferPointer(start: data, count: length))
-        let n = zbar_symbol_get_loc_size(s)
-        var points: [Point] = []
-        for i in 0..<n {
-            points.append(Point(x: Double(zbar_symbol_get_loc_x(s, i)), y: Double(zbar_symbol_get_loc_y(s, i))))
+    /// The codes inside `regions` (frame pixels, e.g. where a tracker expects its codes), each
+    /// region grown by a quarter of its size and turned upright by its quad's rotation before
+    /// scanning; corners in `luma`'s pixels. Costs about the regions' share of a full frame.
+    public func detect(_ luma: LumaImage, in regions: [Quad]) -> [Detection] {
+        var found: [Detection] = []
+        for region in regions {
+            let c = region.center
+            let grown = Quad(region.corners.map { c + ($0 - c) * 1.25 + ($0 - c).normalised * 8 })!
+            let degrees = options.rotate ? region.rotationDegrees : 0
+            merge(scan(luma, region: grown, degrees: degrees, skipPlain: false), into: &found)
         }
-        guard let quad = Self.outline(points: points, type: type, orientation: zbar_symbol_get_orientation(s)) else { return nil }
-        return Detection(symbology: Symbology.displayName(type), payload: payload, quad: quad,
-                         quality: Int(zbar_symbol_get_quality(s)))
+        return found
     }
 
-    /// The code's quad from zbar's location points: a 2D code's four corners, or for a 1D code the
-    /// tightest rotated rectangle around its scan-line points, ordered from the code's own top-left.
-    static func outline(points: [Point], type: zbar_symbol_type_t, orientation: zbar_orientation_t) -> Quad? {
-        if type == ZBAR_QRCODE || type == ZBAR_SQCODE, points.count == 4, let q = Quad(points) {
-            // zbar lists a QR code's corners top-left, bottom-left, bottom-right, top-right.
-            return q.clockwiseNormalised()
+    // MARK: - Region passes
+
+    /// One attempt at a region: resampling scale and whether to swap light and dark.
+    private struct Attempt {
+        var scale: Double
+        var inverted: Bool
+    }
+
+    /// Scans `region` (frame pixels) turned by `-degrees`, trying the enabled passes in turn until
+    /// one decodes. `skipPlain`: skip the unscaled, unturned attempt when it would repeat the
+    /// full-frame scan.
+    private func scan(_ luma: LumaImage, region: Quad, degrees: Double, skipPlain: Bool) -> [Detection] {
+        // Region size along its own axes.
+        let t = degrees * .pi / 180
+        let u = Point(x: cos(t), y: sin(t)), d = Point(x: -u.y, y: u.x)
+        let c = region.center
+        var w = 0.0, h = 0.0
+        for p in region.corners {
+            w = max(w, abs(dot(p - c, u)) * 2)
+            h = max(h, abs(dot(p - c, d)) * 2)
         }
-        guard let rect = Quad.minimumAreaRectangle(enclosing: points) else { return nil }
-        // `rect` starts at the screen's top-left; zbar's orientation says where the code's top is.
-        let shift: Int
-        switch orientation {
-        case ZBAR_ORIENT_RIGHT: shift = 1
-        case ZBAR_ORIENT_DOWN: shift = 2
-        case ZBAR_ORIENT_LEFT: shift = 3
-        default: shift = 0
+        guard w >= 8, h >= 8 else { return [] }
+        // Keep each attempt's image to at most about a megapixel.
+        let base = min(1, (1_000_000 / (w * h)).squareRoot())
+        var attempts = [Attempt(scale: base, inverted: false)]
+        if options.upscale, min(w, h) <= 400 { attempts.append(Attempt(scale: min(2, 2 * base), inverted: false)) }
+        if options.downscale, min(w, h) * base >= 100 { attempts.append(Attempt(scale: base / 2, inverted: false)) }
+        if options.invert { attempts.append(Attempt(scale: base, inverted: true)) }
+        let upright = abs(degrees) < 0.5
+        for attempt in attempts {
+            let ow = max(8, Int(w * attempt.scale)), oh = max(8, Int(h * attempt.scale))
+            // Destination → source: the region's centre to the image's centre, turned and scaled.
+            let map = AffineMap.similarity(from: Point(x: Double(ow) / 2, y: Double(oh) / 2), to: c,
+                                           degrees: degrees, scale: 1 / attempt.scale)
+            work.resample(luma, map: map, width: ow, height: oh)
+            var changed = attempt.scale != 1 || !upright || attempt.inverted
+            if options.contrast, work.stretchContrast() { changed = true }
+            if attempt.inverted { work.invert() }
+            if skipPlain && !changed { continue }
+            let found: [Detection] = work.withLuma { image in
+                regionScanner.scan(image).compactMap { symbol in
+                    // Region passes see more marginal images: 1D reads must agree on two scan lines.
+                    guard symbol.isTwoDimensional || symbol.quality >= 2 else { return nil }
+                    return detection(symbol, in: image, map: map)
+                }
+            }
+            if !found.isEmpty { return found }
         }
-        let c = rect.corners
-        return Quad((0..<4).map { c[($0 + shift) % 4] })
+        return []
+    }
+
+    /// Whether a decoded code (with a margin of a quarter of its size: its quiet zone's borders)
+    /// covers most of `region`, or most of the code lies in it.
+    private func isCovered(_ region: Quad, by found: [Detection]) -> Bool {
+        let box = region.boundingBox
+        let area = box.width * box.height
+        guard area > 0 else { return true }
+        return found.contains { f in
+            let grown = f.quad.boundingBox.insetBy(8 + f.quad.meanSide / 4)  // insetBy grows by its margin
+            let i = grown.intersection(box)
+            return !i.isEmpty && i.width * i.height >= 0.5 * min(area, grown.width * grown.height)
+        }
+    }
+
+    private func merge(_ new: [Detection], into found: inout [Detection]) {
+        for n in new where !found.contains(where: {
+            $0.symbology == n.symbology && $0.payload == n.payload
+                && $0.quad.center.distance(to: n.quad.center) <= max($0.quad.meanSide, n.quad.meanSide)
+        }) {
+            found.append(n)
+        }
+    }
+
+    /// A detection from a symbol found in `image`, whose pixels map to the frame through `map`.
+    private func detection(_ s: ScannedSymbol, in image: LumaImage, map: AffineMap) -> Detection? {
+        let quad: Quad?
+        if s.isTwoDimensional {
+            // zbar lists a 2D code's corners top-left, bottom-left, bottom-right, top-right.
+            quad = s.points.count == 4 ? Quad(s.points)?.clockwiseNormalised() : Quad.minimumAreaRectangle(enclosing: s.points)
+        } else {
+            quad = LinearOutline.fit(points: s.points, orientation: s.orientation, in: image)
+        }
+        guard let quad else { return nil }
+        return Detection(symbology: Symbology.displayName(s.type), payload: s.payload, quad: map.apply(quad), quality: s.quality)
+    }
+}
+
+extension Detection {
+    /// The code's orientation: the angle of its top edge (own top-left → top-right), degrees
+    /// clockwise on screen from the x axis, −180…180. 0 = upright.
+    public var orientationDegrees: Double { quad.rotationDegrees }
+}
+
+extension Point {
+    /// This vector scaled to length 1 (zero stays zero).
+    var normalised: Point {
+        let l = (x * x + y * y).squareRoot()
+        return l > 0 ? self * (1 / l) : self
     }
 }

@@ -7,12 +7,36 @@ public struct LumaImage {
     public let height: Int
     /// Bytes from one row to the next (≥ width).
     public let stride: Int
+    /// Whether every row, the last included, may be read up to `stride` bytes (true for a video
+    /// frame's plane; false for a sub-image of a larger one). zbar reads whole strides, so an image
+    /// with padded rows that may not be read is packed into a copy first.
+    public var fullStrides: Bool
 
-    public init(base: UnsafeRawPointer, width: Int, height: Int, stride: Int) {
+    public init(base: UnsafeRawPointer, width: Int, height: Int, stride: Int, fullStrides: Bool = false) {
         precondition(width > 0 && height > 0 && stride >= width, "invalid luma image geometry")
         self.base = base
         self.width = width
         self.height = height
         self.stride = stride
+        self.fullStrides = fullStrides
+    }
+
+    /// The grey level of pixel (x, y); no bounds check beyond the caller's.
+    @inline(__always)
+    func pixel(_ x: Int, _ y: Int) -> UInt8 {
+        base.load(fromByteOffset: y * stride + x, as: UInt8.self)
+    }
+
+    /// Bilinear sample at (x, y) in pixel-centre coordinates (pixel (i, j) covers [i, i+1) × [j, j+1),
+    /// its centre is (i + 0.5, j + 0.5)); clamped at the borders. 0…255.
+    @inline(__always)
+    func sample(_ x: Double, _ y: Double) -> Double {
+        let fx = min(max(x - 0.5, 0), Double(width - 1)), fy = min(max(y - 0.5, 0), Double(height - 1))
+        let x0 = Int(fx), y0 = Int(fy)
+        let x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1)
+        let ax = fx - Double(x0), ay = fy - Double(y0)
+        let top = Double(pixel(x0, y0)) * (1 - ax) + Double(pixel(x1, y0)) * ax
+        let bottom = Double(pixel(x0, y1)) * (1 - ax) + Double(pixel(x1, y1)) * ax
+        return top * (1 - ay) + bottom * ay
     }
 }

@@ -6,7 +6,8 @@ public struct Symbology: Hashable, Sendable {
     public let name: String
     let type: zbar_symbol_type_t
 
-    /// Every symbology zbar supports, in the order gst-inspect lists them.
+    /// Every symbology zbar supports (this build of zbar has no working PDF417), in the order
+    /// gst-inspect lists them.
     public static let all: [Symbology] = [
         Symbology(name: "qrcode", type: ZBAR_QRCODE),
         Symbology(name: "ean13", type: ZBAR_EAN13),
@@ -23,40 +24,40 @@ public struct Symbology: Hashable, Sendable {
         Symbology(name: "databar", type: ZBAR_DATABAR),
         Symbology(name: "databar-exp", type: ZBAR_DATABAR_EXP),
         Symbology(name: "sqcode", type: ZBAR_SQCODE),
+        Symbology(name: "ean2", type: ZBAR_EAN2),
+        Symbology(name: "ean5", type: ZBAR_EAN5),
     ]
 
-    /// Parses a comma-separated list such as `qrcode,ean13`; `all` or an empty string selects every symbology.
+    /// What `all` selects: every symbology except those that only relabel or extend another one
+    /// and must be asked for by name: `isbn10`/`isbn13` (would report book EAN-13 codes as ISBN)
+    /// and the EAN add-ons `ean2`/`ean5`.
+    public static let allByDefault: [Symbology] = all.filter { !optIn.contains($0.name) }
+
+    private static let optIn: Set<String> = ["isbn10", "isbn13", "ean2", "ean5"]
+
+    /// Parses a comma-separated list such as `qrcode,ean13`; `all` or an empty string selects
+    /// `allByDefault`; `all` may be combined with opt-in names (`all,isbn13`).
     public static func parseList(_ list: String) throws -> [Symbology] {
         let names = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
-        if names.isEmpty || names == ["all"] { return all }
-        return try names.map { name in
+        if names.isEmpty { return allByDefault }
+        var out: [Symbology] = []
+        for name in names {
+            if name == "all" {
+                out += allByDefault
+                continue
+            }
             guard let s = all.first(where: { $0.name == name }) else {
                 throw DetectorError.unknownSymbology(name, known: all.map(\.name))
             }
-            return s
+            out.append(s)
         }
+        var seen = Set<String>()
+        return out.filter { seen.insert($0.name).inserted }
     }
 
     /// zbar's display name for a decoded symbol type, e.g. `QR-Code`, `EAN-13`.
     static func displayName(_ type: zbar_symbol_type_t) -> String {
         String(cString: zbar_get_symbol_name(type))
-    }
-}
-
-/// Errors from setting up the detector.
-public enum DetectorError: Error, Equatable, CustomStringConvertible {
-    /// A name in the symbology list is not one zbar knows.
-    case unknownSymbology(String, known: [String])
-    /// zbar could not create its scanner.
-    case scannerUnavailable
-
-    public var description: String {
-        switch self {
-        case .unknownSymbology(let name, let known):
-            return "unknown symbology '\(name)' (known: \(known.joined(separator: ", ")))"
-        case .scannerUnavailable:
-            return "zbar could not create an image scanner"
-        }
     }
 }
 

@@ -6,12 +6,17 @@ import Foundation
 
 private let cat = DebugCategory("arbarcodedetect", description: "arbarcode barcode detector")
 
-/// `arbarcodedetect`: decodes barcodes and QR codes in every frame with zbar and attaches one
-/// GstVideoRegionOfInterestMeta per code (see `BarcodeRegion`). Pixels pass through untouched.
+/// `arbarcodedetect`: decodes barcodes and QR codes in every frame with zbar (plus extra passes on
+/// code-like regions zbar left unread) and attaches one GstVideoRegionOfInterestMeta per code (see
+/// `BarcodeRegion`). Optionally posts one element message per frame with codes. Pixels pass
+/// through untouched.
 public final class ArBarcodeDetect: VideoFilterElement {
     public struct Settings {
         /// Comma-separated symbology names, or `all`.
         var symbologies: String? = "all"
+        /// Post a `barcode` element message per frame with codes.
+        var message = false
+        var options = DetectorOptions()
     }
 
     public static let defaultSettings = Settings()
@@ -24,14 +29,41 @@ public final class ArBarcodeDetect: VideoFilterElement {
 
     public static let properties: [Property<Settings>] = [
         .string("symbologies", "Symbologies",
-                "Comma-separated symbologies to decode, or 'all'. Known: " + Symbology.all.map(\.name).joined(separator: ", ")
+                "Comma-separated symbologies to decode, or 'all' (every one except isbn10, isbn13, ean2, ean5, which "
+                    + "must be named, e.g. 'all,isbn13'). Known: " + Symbology.all.map(\.name).joined(separator: ", ")
                     + ". Fewer symbologies decode faster",
                 \.symbologies),
+        .bool("message", "Message",
+              "Post one element message 'barcode' per frame with codes: the stock zbar element's fields (type, symbol, "
+                  + "quality, timestamp, stream-time, running-time, duration) for the first code, its quad, and a "
+                  + "'symbols' list with every code",
+              \.message),
+        .uint("scan-density", "Scan density",
+              "zbar scan-line spacing on the whole frame, pixels (1 = every row and column). 2 halves the scan cost "
+                  + "and misses 1D codes thinner than about 2 lines",
+              \.options.scanDensity, range: 1...16),
+        .uint("max-regions", "Maximum regions",
+              "Most code-like regions per frame that the whole-frame scan left unread and that get the extra passes "
+                  + "below (0 = zbar's scan only). Each costs a few zbar scans of that region",
+              \.options.maxRegions, range: 0...64),
+        .bool("rotate", "Rotate 1D regions",
+              "Turn 1D regions so their bars are upright before scanning (zbar reads only rows and columns)",
+              \.options.rotate),
+        .bool("upscale", "Upscale small regions",
+              "Retry regions whose shorter side is at most 400 px at twice the size (small codes)", \.options.upscale),
+        .bool("downscale", "Downscale large regions",
+              "Retry regions whose shorter side is at least 100 px at half the size (large or blurred codes)",
+              \.options.downscale),
+        .bool("invert", "Inverted codes", "Retry regions with light and dark swapped (light-on-dark codes)",
+              \.options.invert),
+        .bool("contrast", "Stretch contrast",
+              "Stretch the grey levels of low-contrast regions before scanning them", \.options.contrast),
     ]
 
     private let element: ElementHandle
     private let settings: SettingsStore<Settings>
     private var detector: CodeDetectorStage?
+    private var segment = GstSegment()
 
     public init(element: ElementHandle, settings: SettingsStore<Settings>) {
         self.element = element
@@ -39,49 +71,80 @@ public final class ArBarcodeDetect: VideoFilterElement {
     }
 
     public func start() throws {
-        detector = try CodeDetectorStage(symbologies: settings.snapshot.symbologies)
+        let s = settings.snapshot
+        detector = try CodeDetectorStage(symbologies: s.symbologies, options: s.options)
+        gst_segment_init(&segment, timeFormat)
     }
 
     public func stop() {
         detector = nil
     }
 
+    public func sinkEvent(_ event: UnsafeMutablePointer<GstEvent>) -> Bool {
+        if event.typeName == "segment" {
+            var parsed: UnsafePointer<GstSegment>?
+            gst_event_parse_segment(event, &parsed)
+            if let parsed { segment = parsed.pointee }
+        }
+        return true
+    }
+
     public func transform(_ frame: VideoFrame) throws {
         guard let detector else { return }
-        try detector.reconfigure(symbologies: settings.snapshot.symbologies)
+        let s = settings.snapshot
+        try detector.reconfigure(symbologies: s.symbologies, options: s.options)
         let detections = detector.detect(frame)
         cat.log(.log, element.object, "frame pts \(frame.buffer.ptsNanoseconds.map(String.init) ?? "none"): \(detections.count) codes")
         frame.setBarcodeRegions(detections.map {
             BarcodeRegion(trackID: nil, symbology: $0.symbology, payload: $0.payload, quad: $0.quad, state: .detected,
                           quality: $0.quality)
         })
+        if s.message, !detections.isEmpty {
+            element.postElementMessage(DetectMessage.structure(detections, buffer: frame.buffer, segment: &segment))
+        }
     }
 }
 
-/// A zbar detector configured from the `symbologies` property; shared by the detecting elements.
+/// A zbar detector configured from the element properties; shared by the detecting elements.
 final class CodeDetectorStage {
     private(set) var symbologies: String?
     private var detector: BarcodeDetector
+    /// Luma derived from formats without a luma plane (packed YUV, RGB), reused across frames.
+    private var scratch = LumaBuffer(width: 1, height: 1)
 
-    init(symbologies: String?) throws {
+    init(symbologies: String?, options: DetectorOptions = DetectorOptions()) throws {
         self.symbologies = symbologies
-        detector = try Self.makeDetector(symbologies)
+        detector = try Self.makeDetector(symbologies, options: options)
     }
 
-    /// Rebuilds the detector when the property changed since the last frame.
+    /// Rebuilds the detector when the symbologies changed since the last frame.
     func reconfigure(symbologies: String?) throws {
-        guard symbologies != self.symbologies else { return }
-        detector = try Self.makeDetector(symbologies)
-        self.symbologies = symbologies
+        try reconfigure(symbologies: symbologies, options: detector.options)
     }
 
+    /// Rebuilds the detector when the symbologies changed; applies `options`.
+    func reconfigure(symbologies: String?, options: DetectorOptions) throws {
+        if symbologies != self.symbologies {
+            detector = try Self.makeDetector(symbologies, options: options)
+            self.symbologies = symbologies
+        } else if detector.options != options {
+            detector.options = options
+        }
+    }
+
+    /// Every code in `frame`, corners in its pixels.
     func detect(_ frame: VideoFrame) -> [Detection] {
-        detector.detect(frame.luma)
+        frame.withLuma(scratch: &scratch) { detector.detect($0) }
     }
 
-    private static func makeDetector(_ list: String?) throws -> BarcodeDetector {
+    /// The codes inside `regions` (frame pixels) only: much cheaper than `detect(_:)` for small regions.
+    func detect(_ frame: VideoFrame, in regions: [Quad]) -> [Detection] {
+        frame.withLuma(scratch: &scratch) { detector.detect($0, in: regions) }
+    }
+
+    private static func makeDetector(_ list: String?, options: DetectorOptions) throws -> BarcodeDetector {
         do {
-            return try BarcodeDetector(symbologies: Symbology.parseList(list ?? "all"))
+            return try BarcodeDetector(symbologies: Symbology.parseList(list ?? "all"), options: options)
         } catch let error as DetectorError {
             throw ElementError.settings("Invalid value for property 'symbologies': \(error)", debug: "symbologies=\(list ?? "")")
         }

@@ -6,9 +6,18 @@ final class SymbologyTests: XCTestCase {
         XCTAssertEqual(try Symbology.parseList("QRCode, ean13").map(\.name), ["qrcode", "ean13"])
     }
 
-    func testAllAndEmptySelectEverySymbology() throws {
-        XCTAssertEqual(try Symbology.parseList("all"), Symbology.all)
-        XCTAssertEqual(try Symbology.parseList(""), Symbology.all)
+    func testAllAndEmptySelectEverySymbologyExceptTheOptInOnes() throws {
+        XCTAssertEqual(try Symbology.parseList("all"), Symbology.allByDefault)
+        XCTAssertEqual(try Symbology.parseList(""), Symbology.allByDefault)
+        let names = Symbology.allByDefault.map(\.name)
+        for optIn in ["isbn10", "isbn13", "ean2", "ean5"] { XCTAssertFalse(names.contains(optIn), optIn) }
+        XCTAssertTrue(names.contains("upca"))
+    }
+
+    func testAllCombinesWithOptInNamesWithoutDuplicates() throws {
+        let list = try Symbology.parseList("all,isbn13,qrcode")
+        XCTAssertEqual(list.count, Symbology.allByDefault.count + 1)
+        XCTAssertTrue(list.map(\.name).contains("isbn13"))
     }
 
     func testUnknownNameIsRejectedWithTheKnownOnes() {

@@ -1,0 +1,234 @@
+import ARCore
+import CZBar
+import Foundation
+
+/// Fits the outline of a 1D code: a tight rotated rectangle from the first bar's leading edge to
+/// the last bar's trailing edge, as tall as the bars.
+///
+/// zbar reports only the scan-line points where a decode ended (an end or the middle guard), and
+/// on a rotated code only the lines that crossed it whole. So the fit reads the image:
+/// 1. the bars' direction from the structure tensor of the gradients around the points;
+/// 2. along the code's axis through the points, the edges of an averaged profile, extended from
+///    the decoded span edge by edge until a gap wider than any element (the quiet zone);
+/// 3. across the axis, line by line while the profile still matches the centre's (the bars' ends).
+enum LinearOutline {
+    /// The outline in `luma`'s pixels, clockwise from the code's own top-left (the start of the
+    /// reading direction, on the side that is up when the code reads left to right); nil when the
+    /// points are empty.
+    static func fit(points: [Point], orientation: zbar_orientation_t, in luma: LumaImage) -> Quad? {
+        guard !points.isEmpty else { return nil }
+        let reading: Point
+        switch orientation {
+        case ZBAR_ORIENT_RIGHT: reading = Point(x: 0, y: 1)
+        case ZBAR_ORIENT_DOWN: reading = Point(x: -1, y: 0)
+        case ZBAR_ORIENT_LEFT: reading = Point(x: 0, y: -1)
+        default: reading = Point(x: 1, y: 0)
+        }
+        var u = barAxis(around: points, in: luma) ?? reading
+        let mean = points.reduce(Point(x: 0, y: 0), +) * (1 / Double(points.count))
+        u = refineAxis(u, centre: mean, span: points.map { dot($0 - mean, u) }, in: luma)
+        if dot(u, reading) < 0 { u = u * -1 }
+        let d = Point(x: -u.y, y: u.x)  // "down" in the code's own frame
+
+        // Centre the reference line in the decoded band.
+        let ts = points.map { dot($0 - mean, u) }, ss = points.map { dot($0 - mean, d) }
+        let (tMin, tMax) = (ts.min()!, ts.max()!), (sMin, sMax) = (ss.min()!, ss.max()!)
+        let c = mean + d * ((sMin + sMax) / 2)
+        let band = (sMax - sMin) / 2
+
+        guard let (tStart, tEnd) = barSpan(centre: c, u: u, d: d, tMin: tMin, tMax: tMax, band: band, in: luma),
+              tEnd - tStart >= 2 else {
+            return fallback(points: points, u: u, d: d)
+        }
+        let up = barEnd(centre: c, u: u, across: d * -1, tStart: tStart, tEnd: tEnd, in: luma)
+        let down = barEnd(centre: c, u: u, across: d, tStart: tStart, tEnd: tEnd, in: luma)
+        let start = c + u * tStart, end = c + u * tEnd
+        return Quad(topLeft: start - d * up, topRight: end - d * up, bottomRight: end + d * down, bottomLeft: start + d * down)
+    }
+
+    /// Minimum-area rectangle of the points, ordered by the reading axis `u`.
+    private static func fallback(points: [Point], u: Point, d: Point) -> Quad? {
+        let mean = points.reduce(Point(x: 0, y: 0), +) * (1 / Double(points.count))
+        let ts = points.map { dot($0 - mean, u) }, ss = points.map { dot($0 - mean, d) }
+        let t0 = ts.min()!, t1 = ts.max()!, s0 = ss.min()!, s1 = ss.max()!
+        func p(_ t: Double, _ s: Double) -> Point { mean + u * t + d * s }
+        return Quad(topLeft: p(t0, s0), topRight: p(t1, s0), bottomRight: p(t1, s1), bottomLeft: p(t0, s1))
+    }
+
+    /// Unit vector across the bars (the dominant gradient direction) near `points`; nil when the
+    /// gradients have no clear direction.
+    static func barAxis(around points: [Point], in luma: LumaImage) -> Point? {
+        guard let box = Rect(enclosing: points) else { return nil }
+        let x0 = max(1, Int(box.minX) - 6), x1 = min(luma.width - 2, Int(box.maxX) + 6)
+        let y0 = max(1, Int(box.minY) - 6), y1 = min(luma.height - 2, Int(box.maxY) + 6)
+        guard x0 < x1, y0 < y1 else { return nil }
+        let step = max(1, Int((Double((x1 - x0) * (y1 - y0)) / 40_000).squareRoot()))
+        var jxx = 0.0, jyy = 0.0, jxy = 0.0
+        var y = y0
+        while y <= y1 {
+            var x = x0
+            while x <= x1 {
+                let gx = Double(luma.pixel(x + 1, y)) - Double(luma.pixel(x - 1, y))
+                let gy = Double(luma.pixel(x, y + 1)) - Double(luma.pixel(x, y - 1))
+                jxx += gx * gx; jyy += gy * gy; jxy += gx * gy
+                x += step
+            }
+            y += step
+        }
+        let trace = jxx + jyy
+        guard trace > 0 else { return nil }
+        let coherence = ((jxx - jyy) * (jxx - jyy) + 4 * jxy * jxy).squareRoot() / trace
+        guard coherence > 0.3 else { return nil }
+        let theta = 0.5 * atan2(2 * jxy, jxx - jyy)
+        return Point(x: cos(theta), y: sin(theta))
+    }
+
+    /// `u` corrected from how far the bars shift between two lines on either side of `centre`:
+    /// the gradient direction alone is biased on thin, rotated bars.
+    static func refineAxis(_ axis: Point, centre c: Point, span: [Double], in luma: LumaImage) -> Point {
+        guard let tMin = span.min(), let tMax = span.max(), tMax - tMin >= 8 else { return axis }
+        var u = axis
+        let n = Int((tMax - tMin) / step) + 1
+        for k in [3.0, 6, 12, 24] {
+            let d = Point(x: -u.y, y: u.x)
+            func line(_ s: Double, pad: Int) -> [Double] {
+                (-pad..<(n + pad)).map { i in
+                    let p = c + u * (tMin + Double(i) * step) + d * s
+                    return luma.sample(p.x, p.y)
+                }
+            }
+            let maxShift = Int(2 * k * 0.36 / step) + 1  // up to 20° off
+            let a = line(-k, pad: 0), b = line(k, pad: maxShift)
+            let aMean = a.reduce(0, +) / Double(n)
+            let a0 = a.map { $0 - aMean }
+            let aNorm = a0.reduce(0) { $0 + $1 * $1 }
+            guard aNorm > 0 else { break }
+            var scores: [Double] = []
+            for shift in -maxShift...maxShift {
+                let window = b[(maxShift + shift)..<(maxShift + shift + n)]
+                let bMean = window.reduce(0, +) / Double(n)
+                var cov = 0.0, bNorm = 0.0
+                for (i, v) in window.enumerated() {
+                    cov += a0[i] * (v - bMean); bNorm += (v - bMean) * (v - bMean)
+                }
+                scores.append(bNorm > 0 ? cov / (aNorm * bNorm).squareRoot() : -1)
+            }
+            let best = scores.indices.max { scores[$0] < scores[$1] }!
+            guard scores[best] >= 0.6 else { break }
+            var offset = 0.0
+            if best > 0, best < scores.count - 1 {
+                let l = scores[best - 1], m = scores[best], r = scores[best + 1]
+                let denom = l - 2 * m + r
+                if denom != 0 { offset = 0.5 * (l - r) / denom }
+            }
+            let delta = (Double(best - maxShift) + offset) * step
+            // A bar at t on line −k is at t + delta on line +k: the bars run along 2k·d + delta·u.
+            u = (u * (2 * k) - d * delta).normalised
+        }
+        return u
+    }
+
+    /// Sample step along the axis, pixels.
+    private static let step = 0.5
+
+    /// Start and end of the bars along `u` (offsets from `centre`), from edges of the profile
+    /// averaged over the decoded band.
+    private static func barSpan(centre c: Point, u: Point, d: Point, tMin: Double, tMax: Double, band: Double,
+                                in luma: LumaImage) -> (Double, Double)? {
+        let reach = max(tMax - tMin, 40) * 1.5
+        let lo = tMin - reach, hi = tMax + reach
+        let n = Int((hi - lo) / step) + 1
+        let lines = band >= 4 ? [-2.0, -1, 0, 1, 2] : [0.0]
+        var profile = [Double](repeating: 0, count: n)
+        var inside = [Bool](repeating: true, count: n)
+        for i in 0..<n {
+            let t = lo + Double(i) * step
+            var sum = 0.0
+            for s in lines {
+                let p = c + u * t + d * s
+                if p.x < 0 || p.y < 0 || p.x > Double(luma.width) || p.y > Double(luma.height) { inside[i] = false }
+                sum += luma.sample(p.x, p.y)
+            }
+            profile[i] = sum / Double(lines.count)
+        }
+        // Edges: local extrema of the derivative, sub-sample refined.
+        var deriv = [Double](repeating: 0, count: n)
+        for i in 1..<(n - 1) where inside[i - 1] && inside[i + 1] { deriv[i] = profile[i + 1] - profile[i - 1] }
+        let iMin = max(1, Int((tMin - lo) / step)), iMax = min(n - 2, Int((tMax - lo) / step))
+        var decoded = iMin <= iMax ? deriv[iMin...iMax].map(abs).sorted() : []
+        if decoded.isEmpty { decoded = deriv.map(abs).sorted() }
+        let strong = decoded[min(decoded.count - 1, decoded.count * 9 / 10)]
+        guard strong > 4 else { return nil }
+        let threshold = strong * 0.3
+        var edges: [Double] = []
+        for i in 1..<(n - 1) {
+            let a = abs(deriv[i])
+            guard a >= threshold, a >= abs(deriv[i - 1]), a > abs(deriv[i + 1]) else { continue }
+            let l = abs(deriv[i - 1]), r = abs(deriv[i + 1])
+            let denom = l - 2 * a + r
+            let offset = denom != 0 ? 0.5 * (l - r) / denom : 0
+            edges.append(lo + (Double(i) + offset) * step)
+        }
+        guard edges.count >= 2 else { return nil }
+        // Elements inside the decoded span tell the widest gap a code can have.
+        let innerEdges = edges.filter { $0 >= tMin - 1 && $0 <= tMax + 1 }
+        var gaps: [Double] = []
+        for i in 1..<max(1, innerEdges.count) { gaps.append(innerEdges[i] - innerEdges[i - 1]) }
+        gaps.sort()
+        let widest = gaps.last ?? 4, median = gaps.isEmpty ? 2 : gaps[gaps.count / 2]
+        let limit = max(3, 1.5 * max(widest, 2 * median))
+        // Walk out from the decoded span.
+        var first = edges.firstIndex { $0 >= tMin - 1 } ?? 0
+        var last = edges.lastIndex { $0 <= tMax + 1 } ?? edges.count - 1
+        if first > last { swap(&first, &last) }
+        while first > 0, edges[first] - edges[first - 1] <= limit { first -= 1 }
+        while last < edges.count - 1, edges[last + 1] - edges[last] <= limit { last += 1 }
+        return (edges[first], edges[last])
+    }
+
+    /// How far the bars reach from the centre line in direction `across`, pixels: the offset where
+    /// the profile's match with the centre's falls to half.
+    private static func barEnd(centre c: Point, u: Point, across: Point, tStart: Double, tEnd: Double,
+                               in luma: LumaImage) -> Double {
+        let n = max(2, Int(tEnd - tStart) + 1)
+        let dt = (tEnd - tStart) / Double(n - 1)
+        func line(_ s: Double) -> [Double]? {
+            var out = [Double](repeating: 0, count: n)
+            for i in 0..<n {
+                let p = c + u * (tStart + Double(i) * dt) + across * s
+                guard p.x >= 0, p.y >= 0, p.x <= Double(luma.width), p.y <= Double(luma.height) else { return nil }
+                out[i] = luma.sample(p.x, p.y)
+            }
+            return out
+        }
+        guard let reference = line(0) else { return 0 }
+        let rMean = reference.reduce(0, +) / Double(n)
+        let r = reference.map { $0 - rMean }
+        let rVar = r.reduce(0) { $0 + $1 * $1 }
+        guard rVar > 0 else { return 0 }
+        var previous = 1.0
+        let maxS = max(60, 3 * (tEnd - tStart))
+        var s = 1.0
+        while s <= maxS {
+            guard let q = line(s) else { return s - 0.5 }
+            let qMean = q.reduce(0, +) / Double(n)
+            var cov = 0.0, qVar = 0.0
+            for i in 0..<n {
+                let dq = q[i] - qMean
+                cov += dq * r[i]; qVar += dq * dq
+            }
+            let amplitude = cov / rVar
+            let ncc = qVar > 0 ? cov / (qVar * rVar).squareRoot() : 0
+            let a = ncc < 0.5 ? min(amplitude, 0) : amplitude
+            if a < 0.5 {
+                return s - 1 + (previous - 0.5) / max(previous - a, 1e-9)
+            }
+            previous = min(a, 1)
+            s += 1
+        }
+        return maxS
+    }
+}
+
+@inline(__always)
+func dot(_ a: Point, _ b: Point) -> Double { a.x * b.x + a.y * b.y }

@@ -1,0 +1,67 @@
+extension LumaBuffer {
+    /// Fills this buffer (resized to `width × height`) by sampling `source` at `map(p)` for each
+    /// destination pixel centre `p`: bilinear, with a box prefilter when `map` shrinks the image.
+    /// Points outside `source` take the nearest border pixel.
+    mutating func resample(_ source: LumaImage, map: AffineMap, width: Int, height: Int) {
+        resize(width: width, height: height)
+        if map.a == 1, map.b == 0, map.c == 0, map.d == 1, map.tx == map.tx.rounded(), map.ty == map.ty.rounded() {
+            let x0 = Int(map.tx), y0 = Int(map.ty)
+            if x0 >= 0, y0 >= 0, x0 + width <= source.width, y0 + height <= source.height {
+                copy(source, x: x0, y: y0, width: width, height: height)
+                return
+            }
+        }
+        let taps = max(1, Int(map.scale.rounded(.up)))
+        let step = 1.0 / Double(taps)
+        let weight = 1.0 / Double(taps * taps)
+        let w = width
+        pixels.withUnsafeMutableBufferPointer { dst in
+            for y in 0..<height {
+                for x in 0..<w {
+                    var sum = 0.0
+                    for j in 0..<taps {
+                        let py = Double(y) + (Double(j) + 0.5) * step
+                        for i in 0..<taps {
+                            let px = Double(x) + (Double(i) + 0.5) * step
+                            sum += source.sample(map.a * px + map.b * py + map.tx, map.c * px + map.d * py + map.ty)
+                        }
+                    }
+                    dst[y * w + x] = UInt8(min(255, max(0, sum * weight + 0.5)))
+                }
+            }
+        }
+    }
+
+    /// Copies the `width × height` pixels of `source` at (x, y), which must lie inside it.
+    mutating func copy(_ source: LumaImage, x: Int, y: Int, width: Int, height: Int) {
+        resize(width: width, height: height)
+        pixels.withUnsafeMutableBytes { dst in
+            for row in 0..<height {
+                (dst.baseAddress! + row * width).copyMemory(from: source.base + (y + row) * source.stride + x, byteCount: width)
+            }
+        }
+    }
+
+    /// Light ↔ dark (`255 − v`): turns a light-on-dark code into the dark-on-light one zbar reads.
+    mutating func invert() {
+        for i in pixels.indices { pixels[i] = 255 &- pixels[i] }
+    }
+
+    /// Stretches grey levels linearly so the 1st and 99th percentiles map to 0 and 255, when they
+    /// span less than `maxSpan` levels (a low-contrast image). Returns whether it changed the image.
+    @discardableResult
+    mutating func stretchContrast(maxSpan: Int = 160) -> Bool {
+        var histogram = [Int](repeating: 0, count: 256)
+        for v in pixels { histogram[Int(v)] += 1 }
+        let cut = max(1, pixels.count / 100)
+        var lo = 0, hi = 255, acc = 0
+        while lo < 255, acc + histogram[lo] < cut { acc += histogram[lo]; lo += 1 }
+        acc = 0
+        while hi > 0, acc + histogram[hi] < cut { acc += histogram[hi]; hi -= 1 }
+        guard hi - lo >= 8, hi - lo < maxSpan else { return false }
+        var table = [UInt8](repeating: 0, count: 256)
+        for v in 0..<256 { table[v] = UInt8(min(255, max(0, (v - lo) * 255 / (hi - lo)))) }
+        for i in pixels.indices { pixels[i] = table[Int(pixels[i])] }
+        return true
+    }
+}

@@ -1,0 +1,58 @@
+import ARCore
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The text a payload stands for, as zbar's text mode would give it, while `Detection.payload`
+/// keeps the exact bytes: UTF-8 when the bytes are valid UTF-8; for QR codes, Shift JIS when they
+/// are valid Shift JIS (Japanese QR codes without an ECI); otherwise ISO 8859-1 (the QR default).
+public enum PayloadText {
+    public static func text(_ payload: [UInt8], symbology: String) -> String {
+        if let s = String(validatingUTF8Bytes: payload) { return s }
+        if symbology == "QR-Code", let s = convert(payload, from: "SHIFT_JIS") { return s }
+        return String(payload.map { Character(Unicode.Scalar($0)) })
+    }
+
+    /// `bytes` in `encoding` as a String, or nil when they are not valid in it.
+    static func convert(_ bytes: [UInt8], from encoding: String) -> String? {
+        let cd = iconv_open("UTF-8", encoding)
+        guard cd != iconv_t(bitPattern: -1) else { return nil }
+        defer { iconv_close(cd) }
+        var input = bytes.map { CChar(bitPattern: $0) }
+        var output = [CChar](repeating: 0, count: bytes.count * 4 + 4)
+        let capacity = output.count
+        let produced: Int? = input.withUnsafeMutableBufferPointer { inBuf in
+            output.withUnsafeMutableBufferPointer { outBuf in
+                var inPtr: UnsafeMutablePointer<CChar>? = inBuf.baseAddress
+                var outPtr: UnsafeMutablePointer<CChar>? = outBuf.baseAddress
+                var inLeft = inBuf.count, outLeft = capacity
+                guard iconv(cd, &inPtr, &inLeft, &outPtr, &outLeft) != -1, inLeft == 0 else { return nil }
+                return capacity - outLeft
+            }
+        }
+        guard let produced else { return nil }
+        return String(validatingUTF8Bytes: output[..<produced].map { UInt8(bitPattern: $0) })
+    }
+}
+
+extension Detection {
+    /// The payload as text (see `PayloadText`); `payload` holds the exact bytes.
+    public var decodedText: String { PayloadText.text(payload, symbology: symbology) }
+}
+
+extension String {
+    /// The bytes as text when they are valid UTF-8 (NUL bytes included); nil otherwise.
+    public init?(validatingUTF8Bytes bytes: [UInt8]) {
+        var decoded = ""
+        var iterator = bytes.makeIterator()
+        var codec = UTF8()
+        while true {
+            switch codec.decode(&iterator) {
+            case .scalarValue(let v): decoded.unicodeScalars.append(v)
+            case .emptyInput: self = decoded; return
+            case .error: return nil
+            }
+        }
+    }
+}

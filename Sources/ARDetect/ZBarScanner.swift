@@ -1,0 +1,102 @@
+import ARCore
+import CZBar
+
+/// One symbol as zbar reports it, before the outline is fitted.
+struct ScannedSymbol {
+    var type: zbar_symbol_type_t
+    /// The decoded bytes, exactly as zbar returns them (binary mode for QR).
+    var payload: [UInt8]
+    /// zbar's location points in the scanned image, pixels: a 2D code's corners; for a 1D code one
+    /// point per decoding scan line (where the decode ended: an end or the middle guard of the code).
+    var points: [Point]
+    var orientation: zbar_orientation_t
+    /// Scan lines (1D) or 1 (2D) that agreed.
+    var quality: Int
+
+    var isTwoDimensional: Bool { type == ZBAR_QRCODE || type == ZBAR_SQCODE }
+}
+
+/// A zbar image scanner configured for a set of symbologies: one scan of one luma image.
+/// Not thread-safe.
+final class ZBarScanner {
+    private let scanner: OpaquePointer
+    private let image: OpaquePointer
+
+    /// A scanner for `symbologies`, reading every `density`-th row and column (1 = all).
+    init(symbologies: [Symbology], density: Int = 1) throws {
+        guard let scanner = zbar_image_scanner_create(), let image = zbar_image_create() else {
+            throw DetectorError.scannerUnavailable
+        }
+        self.scanner = scanner
+        self.image = image
+        // Disable everything, then enable the chosen ones: fewer decoders run, faster scans.
+        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_ENABLE, 0)
+        for s in symbologies {
+            zbar_image_scanner_set_config(scanner, s.type, ZBAR_CFG_ENABLE, 1)
+        }
+        // UPC-A, UPC-E and ISBN are read by the EAN-13 decoder, which must run for them.
+        let ean13Family: Set<String> = ["upca", "isbn10", "isbn13"]
+        if symbologies.contains(where: { ean13Family.contains($0.name) }) {
+            zbar_image_scanner_set_config(scanner, ZBAR_EAN13, ZBAR_CFG_ENABLE, 1)
+        }
+        // Raw bytes: zbar would otherwise guess a text encoding and re-encode (mangling UTF-8).
+        zbar_image_scanner_set_config(scanner, ZBAR_QRCODE, ZBAR_CFG_BINARY, 1)
+        // Keep positions so every symbol reports its outline.
+        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_POSITION, 1)
+        let d = Int32(max(1, density))
+        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, d)
+        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, d)
+        zbar_image_set_format(image, 0x3030_3859)  // fourcc "Y800"
+        enabledEAN13 = symbologies.contains { $0.name == "ean13" }
+    }
+
+    /// Whether EAN-13 itself was asked for (it may run only to feed UPC-A or ISBN).
+    private let enabledEAN13: Bool
+
+    deinit {
+        zbar_image_destroy(image)
+        zbar_image_scanner_destroy(scanner)
+    }
+
+    /// Rows packed for zbar when the image's padding may not be read.
+    private var packed = LumaBuffer(width: 1, height: 1)
+
+    /// Every symbol zbar finds in `luma`.
+    func scan(_ luma: LumaImage) -> [ScannedSymbol] {
+        if luma.stride != luma.width && !luma.fullStrides {
+            packed.copy(luma, x: 0, y: 0, width: luma.width, height: luma.height)
+            return packed.withLuma { scanInPlace($0) }
+        }
+        return scanInPlace(luma)
+    }
+
+    private func scanInPlace(_ luma: LumaImage) -> [ScannedSymbol] {
+        // zbar reads rows `stride` bytes apart; the crop keeps it inside the visible width.
+        zbar_image_set_size(image, UInt32(luma.stride), UInt32(luma.height))
+        zbar_image_set_crop(image, 0, 0, UInt32(luma.width), UInt32(luma.height))
+        zbar_image_set_data(image, luma.base, UInt(luma.stride * luma.height), nil)
+        let n = zbar_scan_image(scanner, image)
+        defer { zbar_image_set_data(image, nil, 0, nil) }
+        guard n > 0 else { return [] }
+        var out: [ScannedSymbol] = []
+        var symbol = zbar_image_first_symbol(image)
+        while let s = symbol {
+            symbol = zbar_symbol_next(s)
+            let type = zbar_symbol_get_type(s)
+            if type == ZBAR_EAN13 && !enabledEAN13 { continue }
+            let length = Int(zbar_symbol_get_data_length(s))
+            guard let data = zbar_symbol_get_data(s) else { continue }
+            let payload = Array(UnsafeRawBufferPointer(start: data, count: length))
+            let count = zbar_symbol_get_loc_size(s)
+            var points: [Point] = []
+            points.reserveCapacity(Int(count))
+            for i in 0..<count {
+                // Measured on rendered codes: a QR corner or a bar edge at pixel boundary k is reported as k.
+                points.append(Point(x: Double(zbar_symbol_get_loc_x(s, i)), y: Double(zbar_symbol_get_loc_y(s, i))))
+            }
+            out.append(ScannedSymbol(type: type, payload: payload, points: points,
+                                     orientation: zbar_symbol_get_orientation(s), quality: Int(zbar_symbol_get_quality(s))))
+        }
+        return out
+    }
+}

@@ -1,0 +1,116 @@
+import ARCodeGen
+import ARCore
+import ARBridge
+import CGStreamer
+import Foundation
+
+/// `arbench detect [frames]`: milliseconds per frame of the stock `zbar` element and of
+/// `arbarcodedetect` (all symbologies, QR only, zbar's scan only) on the same synthetic 720p and
+/// 1080p clips (two QR codes, an EAN-13 and a Code 128 moving over a textured background), in one
+/// run. Each element's time per buffer is taken between pad probes on its sink and source pads
+/// (both in-place, same thread), so decoding and file reading are not counted. Median over frames.
+enum SpeedBench {
+    static let configurations: [(label: String, element: String)] = [
+        ("stock `zbar` (all symbologies)", "zbar cache=false"),
+        ("`arbarcodedetect` (all, default passes)", "arbarcodedetect"),
+        ("`arbarcodedetect max-regions=0` (all, zbar scan only)", "arbarcodedetect max-regions=0"),
+        ("`arbarcodedetect symbologies=qrcode`", "arbarcodedetect symbologies=qrcode"),
+        ("`arbarcodedetect symbologies=qrcode max-regions=0`", "arbarcodedetect symbologies=qrcode max-regions=0"),
+    ]
+
+    static func run(_ args: [String]) throws {
+        let frames = Int(args.first ?? "") ?? 30
+        let sizes = [(1280, 720), (1920, 1080)]
+        var results: [[Double]] = configurations.map { _ in [] }
+        for (w, h) in sizes {
+            let path = NSTemporaryDirectory() + "arbench-\(w)x\(h)-\(getpid()).i420"
+            try writeClip(path: path, width: w, height: h, frames: frames)
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            for (i, c) in configurations.enumerated() {
+                let times = try timePerBuffer(element: c.element, path: path, width: w, height: h)
+                results[i].append(median(times) / 1e6)
+            }
+        }
+        print("| element | 1280x720 ms/frame | 1920x1080 ms/frame |")
+        print("| --- | ---: | ---: |")
+        for (i, c) in configurations.enumerated() {
+            print("| \(c.label) | \(String(format: "%.1f", results[i][0])) | \(String(format: "%.1f", results[i][1])) |")
+        }
+        let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+            .split(separator: "\n").first { $0.hasPrefix("model name") }?.split(separator: ":").last?
+            .trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
+        print("\n\(frames) frames per size, median; \(ProcessInfo.processInfo.activeProcessorCount) cores, \(cpu)")
+    }
+
+    /// A raw I420 clip of the moving codes, scaled to `width × height`.
+    static func writeClip(path: String, width: Int, height: Int, frames: Int) throws {
+        let s = Double(width) / 1280
+        func at(_ x: Double, _ y: Double, module: Double, rotation: Double = 0) -> CodePlacement {
+            CodePlacement(center: Point(x: x * s, y: y * s), moduleSize: module * s, rotationDegrees: rotation)
+        }
+        let codes = [
+            try SceneCode.qr("https://example.com/arbarcode/benchmark", placement: at(250, 200, module: 4),
+                             velocity: Point(x: 40 * s, y: 10 * s)),
+            try SceneCode.qr("SECOND QR CODE 0123456789", placement: at(1000, 220, module: 3, rotation: 20),
+                             velocity: Point(x: -30 * s, y: 20 * s)),
+            try SceneCode.ean13("4006381333931", placement: at(350, 520, module: 2.5), velocity: Point(x: 30 * s, y: -10 * s)),
+            try SceneCode.code128("ARBARCODE-128", placement: at(900, 560, module: 2), velocity: Point(x: -20 * s, y: -15 * s)),
+        ]
+        let scene = try SyntheticScene(width: width, height: height, codes: codes, seed: 7)
+        guard FileManager.default.createFile(atPath: path, contents: nil), let file = FileHandle(forWritingAtPath: path) else {
+            throw BenchError.usage("cannot write \(path)")
+        }
+        defer { try? file.close() }
+        for i in 0..<frames {
+            file.write(Data(scene.frame(at: i, fps: 30).image.i420Frame()))
+        }
+    }
+
+    /// Nanoseconds `element` spent on each buffer of the clip.
+    static func timePerBuffer(element: String, path: String, width: Int, height: Int) throws -> [Double] {
+        BenchGst.setUp()
+        let launch = "filesrc location=\(path) ! rawvideoparse width=\(width) height=\(height) format=i420 framerate=30/1 "
+            + "! \(element) name=dut ! fakesink"
+        var error: UnsafeMutablePointer<GError>?
+        guard let pipeline = gst_parse_launch(launch, &error), error == nil else { throw BenchError.parse(launch) }
+        defer {
+            gst_element_set_state(pipeline, GST_STATE_NULL)
+            gst_object_unref(UnsafeMutableRawPointer(pipeline))
+        }
+        let bin = UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self)
+        let dut = gst_bin_get_by_name(bin, "dut")!
+        defer { gst_object_unref(UnsafeMutableRawPointer(dut)) }
+        let clock = ProbeClock()
+        let user = Unmanaged.passUnretained(clock).toOpaque()
+        let sink = gst_element_get_static_pad(dut, "sink")!, src = gst_element_get_static_pad(dut, "src")!
+        defer { gst_object_unref(UnsafeMutableRawPointer(sink)); gst_object_unref(UnsafeMutableRawPointer(src)) }
+        gst_pad_add_probe(sink, GST_PAD_PROBE_TYPE_BUFFER, { _, _, user in
+            Unmanaged<ProbeClock>.fromOpaque(user!).takeUnretainedValue().enter = DispatchTime.now().uptimeNanoseconds
+            return GST_PAD_PROBE_OK
+        }, user, nil)
+        gst_pad_add_probe(src, GST_PAD_PROBE_TYPE_BUFFER, { _, _, user in
+            let c = Unmanaged<ProbeClock>.fromOpaque(user!).takeUnretainedValue()
+            c.times.append(Double(DispatchTime.now().uptimeNanoseconds - c.enter))
+            return GST_PAD_PROBE_OK
+        }, user, nil)
+        let bus = gst_element_get_bus(pipeline)!
+        defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
+        gst_element_set_state(pipeline, GST_STATE_PLAYING)
+        let types = GstMessageType(rawValue: GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue)
+        guard let msg = gst_bus_timed_pop_filtered(bus, 600 * 1_000_000_000, types) else { throw BenchError.pipeline("timeout") }
+        defer { gst_mini_object_unref(UnsafeMutableRawPointer(msg).assumingMemoryBound(to: GstMiniObject.self)) }
+        guard msg.pointee.type == GST_MESSAGE_EOS else { throw BenchError.pipeline("\(element) failed") }
+        return clock.times
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let s = values.sorted()
+        return s.isEmpty ? 0 : s[s.count / 2]
+    }
+}
+
+/// Probe state: when the current buffer entered, and each buffer's time inside the element.
+private final class ProbeClock {
+    var enter: UInt64 = 0
+    var times: [Double] = []
+}

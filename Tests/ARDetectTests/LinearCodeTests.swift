@@ -1,0 +1,73 @@
+import ARCodeGen
+import ARCore
+import ARDetect
+import XCTest
+
+final class LinearCodeTests: XCTestCase {
+    func testEAN13AtEachRotationYieldsItsTextAndBarCorners() throws {
+        let detector = try BarcodeDetector()
+        for rotation in [0.0, 30, 45, 90, 180, 300] {
+            var scene = try DetectScene(width: 300, height: 300)
+            try scene.add(CodeMatrix.ean13("4006381333931"), x: 150, y: 150, module: 2, rotation: rotation)
+            let found = scene.detect(detector)
+            XCTAssertEqual(found.map(\.text), ["4006381333931"], "rotation \(rotation)")
+            guard let d = found.first else { continue }
+            XCTAssertEqual(d.symbology, "EAN-13")
+            assertCorners(d.quad, scene.truth[0], within: 2, "rotation \(rotation)")
+        }
+    }
+
+    func testCode128AtEachRotationYieldsItsTextAndBarCorners() throws {
+        let detector = try BarcodeDetector()
+        for rotation in [0.0, 30, 45, 90, 135] {
+            var scene = try DetectScene(width: 320, height: 320)
+            try scene.add(CodeMatrix.code128("ARBAR-128"), x: 160, y: 160, module: 2, rotation: rotation)
+            let found = scene.detect(detector)
+            XCTAssertEqual(found.map(\.text), ["ARBAR-128"], "rotation \(rotation)")
+            guard let d = found.first else { continue }
+            XCTAssertEqual(d.symbology, "CODE-128")
+            assertCorners(d.quad, scene.truth[0], within: 2, "rotation \(rotation)")
+        }
+    }
+
+    func testOrientationFollowsTheCodesReadingDirection() throws {
+        let detector = try BarcodeDetector()
+        for rotation in [0.0, 90, 180, 270] {
+            var scene = try DetectScene(width: 300, height: 300)
+            try scene.add(CodeMatrix.code128("ORIENT"), x: 150, y: 150, module: 2, rotation: rotation)
+            let d = try XCTUnwrap(scene.detect(detector).first, "rotation \(rotation)")
+            let expected = rotation > 180 ? rotation - 360 : rotation
+            XCTAssertEqual(d.orientationDegrees, expected, accuracy: 1, "rotation \(rotation)")
+        }
+    }
+
+    func testRotated1DCodeNeedsTheRotatePass() throws {
+        // At 30° zbar's rows cross only part of a wide, short code.
+        var scene = try DetectScene(width: 400, height: 400)
+        try scene.add(CodeMatrix.code128("ROT-30"), x: 200, y: 200, module: 2, rotation: 30, barHeight: 24)
+        var zbarOnly = try BarcodeDetector(options: .zbarOnly)
+        XCTAssertEqual(scene.detect(zbarOnly).count, 0, "zbar alone should miss it (else the test proves nothing)")
+        zbarOnly = try BarcodeDetector()
+        XCTAssertEqual(scene.detect(zbarOnly).map(\.text), ["ROT-30"])
+        if let d = scene.detect(zbarOnly).first { assertCorners(d.quad, scene.truth[0], within: 2) }
+    }
+
+    func testUPCAIsReportedAsTwelveDigitUPCA() throws {
+        var scene = try DetectScene(width: 300, height: 160)
+        // An EAN-13 with a leading 0 is a UPC-A.
+        try scene.add(CodeMatrix.ean13("0036000291452"), x: 150, y: 80, module: 2)
+        let found = scene.detect(try BarcodeDetector())
+        XCTAssertEqual(found.map(\.symbology), ["UPC-A"])
+        XCTAssertEqual(found.map(\.text), ["036000291452"])
+        let asEAN = scene.detect(try BarcodeDetector(symbologies: Symbology.parseList("ean13")))
+        XCTAssertEqual(asEAN.map(\.text), ["0036000291452"])
+        XCTAssertEqual(scene.detect(try BarcodeDetector(symbologies: Symbology.parseList("upca"))).map(\.text), ["036000291452"])
+    }
+
+    func testBookEAN13IsReportedAsISBN13OnlyWhenAsked() throws {
+        var scene = try DetectScene(width: 300, height: 160)
+        try scene.add(CodeMatrix.ean13("9780140013993"), x: 150, y: 80, module: 2)
+        XCTAssertEqual(scene.detect(try BarcodeDetector()).map(\.symbology), ["EAN-13"])
+        XCTAssertEqual(scene.detect(try BarcodeDetector(symbologies: Symbology.parseList("all,isbn13"))).map(\.symbology), ["ISBN-13"])
+    }
+}
