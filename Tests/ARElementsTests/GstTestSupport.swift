@@ -53,6 +53,8 @@ final class Harness {
     init(_ launch: String, caps: String) {
         TestGst.setUp()
         h = gst_harness_new_parse(launch)
+        // Buffers are pushed like a file source's: not live (arbarcodetrack detect-mode=auto decodes in sync).
+        gst_harness_set_live(h, 0)
         gst_harness_set_src_caps_str(h, caps)
     }
 
