@@ -70,6 +70,7 @@ public final class ArOverlay: VideoFilterElement {
         var timeline: OverlayTimeline
         let renderer = OverlayRenderer()
         let tiles = OverlayTileCache()
+        let blender = OverlayBlender()
         /// Overlays resolved per code, with what they were resolved from.
         var resolved: [TrackKey: (info: CodeInfo, generation: Int, overlays: [ResolvedOverlay])] = [:]
         var generation = 0
@@ -264,6 +265,7 @@ public final class ArOverlay: VideoFilterElement {
         defer {
             state.frameIndex += 1
             state.tiles.endFrame()
+            state.blender.endFrame()
         }
         let s = settings.snapshot
         var shared = self.shared.snapshot
@@ -296,14 +298,22 @@ public final class ArOverlay: VideoFilterElement {
         if changes.visible.isEmpty, let hint = state.hint {
             tiles += hintTiles(hint, s: s, state: state, frame: frame)
         }
-        guard !tiles.isEmpty, let composition = OverlayComposition.make(tiles, cache: state.tiles) else { return }
+        guard !tiles.isEmpty else { return }
         if state.attachMeta == nil {
             state.attachMeta = downstreamTakesMeta()
             cat.log(.info, element.object, state.attachMeta! ? "downstream draws the overlay meta" : "blending into frames")
         }
+        var blended: Bool
         if state.attachMeta == true {
+            guard let composition = OverlayComposition.make(tiles, cache: state.tiles) else { return }
             composition.attach(to: frame.buffer)
-        } else if !composition.blend(into: frame) {
+            blended = true
+        } else if OverlayBlender.supports(frame) {
+            blended = state.blender.blend(tiles, into: frame)
+        } else {
+            blended = OverlayComposition.make(tiles, cache: state.tiles)?.blend(into: frame) ?? true
+        }
+        if !blended {
             throw ElementError.format("aroverlay could not blend into \(String(cString: gst_video_format_to_string(frame.format))) frames")
         }
         cat.log(.log, element.object, "drew \(tiles.count) tiles for \(changes.visible.count) codes")

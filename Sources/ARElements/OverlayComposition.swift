@@ -16,9 +16,7 @@ final class OverlayComposition {
     }
 
     /// Cairo's ARGB32 in memory: BGRA on little-endian machines, ARGB on big-endian.
-    static var overlayFormat: GstVideoFormat {
-        1.littleEndian == 1 ? GST_VIDEO_FORMAT_BGRA : GST_VIDEO_FORMAT_ARGB
-    }
+    static let overlayFormat: GstVideoFormat = gst_video_format_from_string(1.littleEndian == 1 ? "BGRA" : "ARGB")
 
     /// The composition of `tiles`, or nil when there are none.
     static func make(_ tiles: [RenderTile], cache: OverlayTileCache) -> OverlayComposition? {
@@ -61,7 +59,7 @@ final class OverlayComposition {
         gst_buffer_unmap(buffer, &map)
         var strides: [gint] = [gint(stride), 0, 0, 0]
         var offsets: [gsize] = [0, 0, 0, 0]
-        _ = gst_buffer_add_video_meta_full(buffer, GST_VIDEO_FRAME_FLAG_NONE, overlayFormat, guint(tile.width),
+        _ = gst_buffer_add_video_meta_full(buffer, GstVideoFrameFlags(rawValue: 0), overlayFormat, guint(tile.width),
                                            guint(tile.height), 1, &offsets, &strides)
         return buffer
     }

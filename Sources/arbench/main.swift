@@ -9,6 +9,7 @@ struct BenchCommand {
 }
 
 let commands: [BenchCommand] = [
+    OverlayBench.command,
     BenchCommand(name: "detect", summary: "[frames]: ms/frame at 720p and 1080p, stock zbar vs arbarcodedetect", run: SpeedBench.run),
     BenchCommand(name: "accuracy", summary: "CORPUS [prop=value…]: per-folder reads, stock zbar vs arbarcodedetect", run: Accuracy.run),
     trackCommand,
