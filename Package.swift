@@ -63,7 +63,8 @@ let package = Package(
         .executableTarget(name: "arserve", dependencies: ["ARServe", "ARPipelines"]),
         // Benchmarks and accuracy measurements (release builds), stock GStreamer elements side by side.
         .executableTarget(name: "arbench",
-                          dependencies: ["ARElements", "ARGst", "ARDetect", "ARCodeGen", "ARCore", "CGStreamer", "ARBridge"]),
+                          dependencies: ["ARElements", "ARGst", "ARDetect", "ARCodeGen", "ARCore", "CGStreamer", "ARBridge",
+                                         "ARServe"]),
 
         .testTarget(name: "ARCoreTests", dependencies: ["ARCore"]),
         .testTarget(name: "ARDetectTests", dependencies: ["ARDetect", "ARCodeGen", "ARCore"]),

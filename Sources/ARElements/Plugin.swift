@@ -11,6 +11,7 @@ public func arSwiftPluginInit(_ plugin: OpaquePointer?) -> gboolean {
     ok = registerElement(ArBarcodeTrack.self, plugin: plugin) && ok
     ok = registerElement(ArOverlay.self, plugin: plugin) && ok
     ok = registerElement(ArExport.self, plugin: plugin) && ok
+    ok = registerElement(ArStamp.self, plugin: plugin) && ok
     ok = registerElement(ArCodeSrc.self, plugin: plugin) && ok
     return ok ? 1 : 0
 }

@@ -13,11 +13,16 @@ public final class RTSPViewer: @unchecked Sendable {
     private var lastFrame: [UInt8] = []
     private var arrivals: [(pts: UInt64, monotonicNanoseconds: UInt64)] = []
     private var firstError: String?
+    private let frameHandler: (([UInt8], UInt64) -> Void)?
 
     /// Connects to `url` (credentials for basic authentication) and decodes `width` × `height` RGB.
-    public init(url: String, width: Int, height: Int, user: String? = nil, password: String? = nil) {
+    /// `frameHandler`, if given, sees each decoded frame (RGB) and its arrival time (monotonic
+    /// clock, ns) on the streaming thread, as it arrives.
+    public init(url: String, width: Int, height: Int, user: String? = nil, password: String? = nil,
+                frameHandler: (([UInt8], UInt64) -> Void)? = nil) {
         self.width = width
         self.height = height
+        self.frameHandler = frameHandler
         let auth = user.map { " user-id=\($0) user-pw=\(password ?? "")" } ?? ""
         var error: UnsafeMutablePointer<GError>?
         pipeline = gst_parse_launch("rtspsrc location=\(url) latency=0\(auth) ! rtph264depay ! decodebin ! videoconvert "
@@ -43,6 +48,7 @@ public final class RTSPViewer: @unchecked Sendable {
         let bytes = Array(UnsafeRawBufferPointer(start: map.data, count: Int(map.size)))
         gst_buffer_unmap(buffer, &map)
         let now = UInt64(DispatchTime.now().uptimeNanoseconds)
+        frameHandler?(bytes, now)
         lock.lock()
         frameCount += 1
         lastFrame = bytes
