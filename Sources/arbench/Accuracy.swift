@@ -3,8 +3,9 @@ import Foundation
 /// `arbench accuracy CORPUS [property=value …]`: per folder of CORPUS, how many images the stock
 /// `zbar` element and `arbarcodedetect` (with the given properties) read correctly.
 ///
-/// Each image is decoded once (`decodebin ! videoconvert` to I420) and teed to both elements, so
-/// both see the same pixels. An image is *matched* when some reported text (message field `symbol`)
+/// Each image is decoded the same way for both (`decodebin ! videoconvert` to I420), so both see
+/// the same pixels. The stock element runs in a child process per image: zbar keeps state between
+/// scanners of one process (its results changed with what other scanners had read before). An image is *matched* when some reported text (message field `symbol`)
 /// equals `N.txt` (line endings normalised; `N.bin`: exact bytes, field `payload`), *wrong* when
 /// some reported text differs from it. In
 /// `falsepositives-*` folders every image with any report counts. UPC-A, UPC-E and EAN-13 texts are
@@ -30,11 +31,8 @@ enum Accuracy {
             var dir: ObjCBool = false
             return fm.fileExists(atPath: corpus + "/" + $0, isDirectory: &dir) && dir.boolValue
         }
-        // No queues: both branches run one after the other on the streaming thread. (Run in
-        // parallel, zbar scanners in one process were seen to change each other's QR results.)
-        let launch = "filesrc name=src ! decodebin ! videoconvert ! video/x-raw,format=I420 ! tee name=t "
-            + "t. ! zbar name=stock cache=false ! fakesink async=false "
-            + "t. ! arbarcodedetect name=ours message=true \(properties) ! fakesink async=false"
+        let launch = "filesrc name=src ! decodebin ! videoconvert ! video/x-raw,format=I420 "
+            + "! arbarcodedetect name=ours message=true \(properties) ! fakesink"
         var rows: [(String, Tally)] = []
         var total = Tally()
         for folder in folders {
@@ -66,7 +64,7 @@ enum Accuracy {
                     continue
                 }
                 tally.images += 1
-                let stock = messages.filter { $0.source == "stock" }.flatMap(\.codes)
+                let stock = try stockCodes("\(dir)/\(image)")
                 let ours = messages.filter { $0.source == "ours" }.flatMap(\.codes)
                 func judge(_ codes: [BarcodeMessage.Code]) -> (Bool, Bool) {
                     if falsePositives { return (false, !codes.isEmpty) }
@@ -102,6 +100,36 @@ enum Accuracy {
             }
         }
         print("| **total** | \(total.images) | **\(total.stockMatched)** | \(total.stockWrong) | **\(total.oursMatched)** | \(total.oursWrong) |")
+    }
+
+    static let stockLaunch = "filesrc name=src ! decodebin ! videoconvert ! video/x-raw,format=I420 "
+        + "! zbar name=stock cache=false ! fakesink"
+
+    /// `arbench zbar-read IMAGE`: the stock element's codes in IMAGE, one per line: type, tab,
+    /// base64 of the symbol text.
+    static func zbarRead(_ args: [String]) throws {
+        guard let path = args.first else { throw BenchError.usage("usage: arbench zbar-read IMAGE") }
+        for m in try runCollectingBarcodes(stockLaunch, set: [("src", "location", path)]) where m.source == "stock" {
+            for c in m.codes { print("\(c.type)\t\(Data(c.symbol).base64EncodedString())") }
+        }
+    }
+
+    /// The stock element's codes in `path`, read by a child `arbench zbar-read`.
+    static func stockCodes(_ path: String) throws -> [BarcodeMessage.Code] {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        p.arguments = ["zbar-read", path]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else { throw BenchError.pipeline("zbar-read \(path) failed") }
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line in
+            let f = line.split(separator: "\t", omittingEmptySubsequences: false)
+            guard f.count == 2, let d = Data(base64Encoded: String(f[1])) else { return nil }
+            return BarcodeMessage.Code(type: String(f[0]), symbol: Array(d), payload: Array(d))
+        }
     }
 
     /// The GTIN-13 a UPC-A (12 digits), UPC-E (8 digits) or EAN-13 text stands for; other texts
