@@ -23,6 +23,7 @@ public final class RTSPViewer: @unchecked Sendable {
         self.width = width
         self.height = height
         self.frameHandler = frameHandler
+        _ = PipelineServer.initialize
         let auth = user.map { " user-id=\($0) user-pw=\(password ?? "")" } ?? ""
         var error: UnsafeMutablePointer<GError>?
         pipeline = gst_parse_launch("rtspsrc location=\(url) latency=0\(auth) ! rtph264depay ! decodebin ! videoconvert "
