@@ -20,10 +20,18 @@ GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, arbarcode,
     "Barcode and QR code detection, tracking and AR overlays",
     plugin_init, AR_VERSION, AR_LICENSE, AR_PACKAGE, AR_ORIGIN)
 
+/* Once per process: registering again would replace the element factories that existing
+ * element classes point to. */
 gboolean
 ar_plugin_register_static (void)
 {
-  return gst_plugin_register_static (GST_VERSION_MAJOR, GST_VERSION_MINOR, "arbarcode",
-      "Barcode and QR code detection, tracking and AR overlays", plugin_init, AR_VERSION,
-      AR_LICENSE, AR_PACKAGE, AR_PACKAGE, AR_ORIGIN);
+  static gsize done = 0;
+  static gboolean ok = FALSE;
+  if (g_once_init_enter (&done)) {
+    ok = gst_plugin_register_static (GST_VERSION_MAJOR, GST_VERSION_MINOR, "arbarcode",
+        "Barcode and QR code detection, tracking and AR overlays", plugin_init, AR_VERSION,
+        AR_LICENSE, AR_PACKAGE, AR_PACKAGE, AR_ORIGIN);
+    g_once_init_leave (&done, 1);
+  }
+  return ok;
 }
