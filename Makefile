@@ -3,7 +3,7 @@ PREFIX ?=
 PLUGIN_DIR := $(if $(PREFIX),$(PREFIX)/lib/gstreamer-1.0,$(HOME)/.local/share/gstreamer-1.0/plugins)
 SWIFT := $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 
-.PHONY: all build test demo install uninstall inspect clean
+.PHONY: all build test demo install uninstall inspect clean accuracy bench
 
 all: build
 
@@ -25,6 +25,15 @@ install: build
 
 uninstall:
 	rm -f "$(PLUGIN_DIR)/libgstarbarcode.so"
+
+# Accuracy on an image corpus, stock zbar side by side: make accuracy [CORPUS=dir]
+CORPUS ?= ../shared/corpus/zxing-cpp-samples
+accuracy:
+	./scripts/accuracy.sh $(CORPUS)
+
+# Every benchmark table (release build): detector speed, tracking, overlay cost, RTSP latency.
+bench:
+	./scripts/bench.sh
 
 inspect: build
 	GST_PLUGIN_PATH=$(CURDIR)/.build/release gst-inspect-1.0 arbarcode
