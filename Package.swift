@@ -67,7 +67,7 @@ let package = Package(
                                          "ARServe"]),
 
         .testTarget(name: "ARCoreTests", dependencies: ["ARCore"]),
-        .testTarget(name: "ARDetectTests", dependencies: ["ARDetect", "ARCodeGen", "ARCore"]),
+        .testTarget(name: "ARDetectTests", dependencies: ["ARDetect", "ARCodeGen", "ARCore", "CQREncode"]),
         .testTarget(name: "ARVisionTests", dependencies: ["ARVision", "ARCodeGen", "ARCore"]),
         .testTarget(name: "ARStyleTests", dependencies: ["ARStyle", "ARCore"]),
         .testTarget(name: "ARPipelinesTests", dependencies: ["ARPipelines"]),
