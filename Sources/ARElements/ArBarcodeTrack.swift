@@ -153,11 +153,12 @@ public final class ArBarcodeTrack: VideoFilterElement {
                 if full { framesSinceFull = 0 }
             }
         } else {
+            let plane = stage.current?.levels[0] ?? LumaPlane(copying: luma)
             if framesSinceFull % s.detectInterval == 0 {
-                detections = decoder.full(luma)
+                detections = decoder.full(plane)
                 framesSinceFull = 0
             } else if !live.isEmpty {
-                detections = decoder.regions(luma, live.map(\.quad))
+                detections = decoder.regions(plane, live.map(\.quad))
             }
         }
         framesSinceFull += 1

@@ -29,6 +29,7 @@ public final class ArCodeSrc: VideoSourceElement {
         var noise = 2
         var blur = 0
         var truthLocation: String?
+        var prerender = false
     }
 
     public static let defaultSettings = Settings()
@@ -66,6 +67,9 @@ public final class ArCodeSrc: VideoSourceElement {
         .string("truth-location", "Truth location",
                 "File to write the exact corners of every code on every frame to, as JSON Lines (arexport schema); unset = none",
                 \.truthLocation, mutableInPlaying: false),
+        .bool("prerender", "Prerender",
+              "Render all num-buffers frames (which must be set) into memory when the caps are set, then replay them: each frame then costs a copy, so a benchmark measures what is downstream. Live: timestamps start at the running time of the first frame",
+              \.prerender, mutableInPlaying: false),
     ]
 
     private let element: ElementHandle
@@ -74,6 +78,10 @@ public final class ArCodeSrc: VideoSourceElement {
     private var info: VideoInfo?
     private var index = 0
     private var truthFile: UnsafeMutablePointer<FILE>?
+    /// With `prerender`: every frame and its truth, rendered once.
+    private var rendered: [(image: GrayImage, truth: [CodeClipTruth])] = []
+    /// With `prerender` on a live source: running time of the first frame, added to every timestamp.
+    private var timestampOffset: UInt64?
 
     public init(element: ElementHandle, settings: SettingsStore<Settings>) {
         self.element = element
@@ -87,6 +95,8 @@ public final class ArCodeSrc: VideoSourceElement {
     public func start() throws {
         index = 0
         clip = nil
+        rendered = []
+        timestampOffset = nil
         if let path = settings.snapshot.truthLocation, !path.isEmpty {
             guard let f = fopen(path, "w") else {
                 throw ElementError.openWrite("Could not open '\(path)' for writing: \(String(cString: strerror(errno)))")
@@ -99,6 +109,7 @@ public final class ArCodeSrc: VideoSourceElement {
         if let truthFile { fclose(truthFile) }
         truthFile = nil
         clip = nil
+        rendered = []
     }
 
     public func fixate(_ caps: UnsafeMutablePointer<GstCaps>) -> UnsafeMutablePointer<GstCaps> {
@@ -134,11 +145,32 @@ public final class ArCodeSrc: VideoSourceElement {
             throw ElementError.settings("arcodesrc cannot make this clip: \(error)", debug: "\(options)")
         }
         cat.log(.info, element.object, "clip \(info.width)x\(info.height) @ \(fps) fps, \(s.codes) codes, seed \(s.seed)")
+        rendered = []
+        if s.prerender, let clip { try prerender(clip) }
+    }
+
+    /// Renders frames 0..<num-buffers on every core into `rendered`.
+    private func prerender(_ clip: CodeClip) throws {
+        let count = Int(element.pointer.withMemoryRebound(to: GstBaseSrc.self, capacity: 1) { $0.pointee.num_buffers })
+        guard count > 0 else {
+            throw ElementError.settings("arcodesrc: 'prerender' needs 'num-buffers' (the number of frames to render)",
+                                        debug: "num-buffers=\(count)")
+        }
+        let bytes = count * clip.options.width * clip.options.height
+        guard bytes <= 8 << 30 else {
+            throw ElementError.settings("arcodesrc: 'prerender' of \(count) frames would take \(bytes >> 20) MiB (at most 8 GiB)",
+                                        debug: "num-buffers=\(count)")
+        }
+        let start = DispatchTime.now().uptimeNanoseconds
+        let frames = FrameSlots(count: count)
+        DispatchQueue.concurrentPerform(iterations: count) { i in frames.set(i, clip.frame(at: i)) }
+        rendered = frames.values
+        cat.log(.info, element.object, "prerendered \(count) frames in \((DispatchTime.now().uptimeNanoseconds - start) / 1_000_000) ms")
     }
 
     public func fill(_ frame: VideoFrame) throws -> Bool {
         guard let clip else { throw ElementError.library("arcodesrc: no caps negotiated") }
-        let (image, truth) = clip.frame(at: index)
+        let (image, truth) = index < rendered.count ? rendered[index] : clip.frame(at: index)
         let dst = frame.plane(0).assumingMemoryBound(to: UInt8.self), stride = frame.stride(0)
         image.pixels.withUnsafeBufferPointer { src in
             for y in 0..<frame.height {
@@ -155,6 +187,10 @@ public final class ArCodeSrc: VideoSourceElement {
         if let info, info.fpsNumerator > 0, info.fpsDenominator > 0 {
             pts = UInt64(index) * 1_000_000_000 * UInt64(info.fpsDenominator) / UInt64(info.fpsNumerator)
         }
+        if !rendered.isEmpty, element.isLive {
+            if timestampOffset == nil { timestampOffset = element.runningTimeNanoseconds ?? 0 }
+            pts += timestampOffset ?? 0
+        }
         frame.buffer.setTimestamps(ptsNanoseconds: pts, durationNanoseconds: duration)
         if let truthFile {
             let line = clip.truthRecord(frame: index, truth: truth, ptsNanoseconds: pts).jsonLine() + "\n"
@@ -164,5 +200,36 @@ public final class ArCodeSrc: VideoSourceElement {
         }
         index += 1
         return true
+    }
+}
+
+/// Frames rendered on several threads, each into its own slot.
+private final class FrameSlots: @unchecked Sendable {
+    private var slots: [(image: GrayImage, truth: [CodeClipTruth])?]
+    private let lock = NSLock()
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func set(_ i: Int, _ value: (image: GrayImage, truth: [CodeClipTruth])) {
+        lock.lock()
+        slots[i] = value
+        lock.unlock()
+    }
+
+    var values: [(image: GrayImage, truth: [CodeClipTruth])] { slots.map { $0! } }
+}
+
+extension ElementHandle {
+    /// Sources: whether the element is live.
+    fileprivate var isLive: Bool {
+        pointer.withMemoryRebound(to: GstBaseSrc.self, capacity: 1) { gst_base_src_is_live($0) != 0 }
+    }
+
+    /// The element's running time now (clock time minus base time), nanoseconds; nil without a clock.
+    fileprivate var runningTimeNanoseconds: UInt64? {
+        guard let clock = gst_element_get_clock(pointer) else { return nil }
+        defer { gst_object_unref(UnsafeMutableRawPointer(clock)) }
+        let now = gst_clock_get_time(clock), base = gst_element_get_base_time(pointer)
+        return now >= base ? UInt64(now - base) : 0
     }
 }

@@ -86,9 +86,7 @@ final class TrackDecodeWorker: @unchecked Sendable {
             condition.unlock()
 
             try? decoder.reconfigure(symbologies: job.symbologies)
-            let detections = job.plane.withLumaImage { luma in
-                job.regions.map { decoder.regions(luma, $0) } ?? decoder.full(luma)
-            }
+            let detections = job.regions.map { decoder.regions(job.plane, $0) } ?? decoder.full(job.plane)
 
             condition.lock()
             busy = false

@@ -1,6 +1,7 @@
 import ARCore
 import ARDetect
 import ARGst
+import ARVision
 import Foundation
 
 /// zbar decoding for the tracker: the whole frame, or only around the places where tracks are
@@ -22,32 +23,31 @@ final class TrackDecoder {
         self.symbologies = symbologies
     }
 
-    /// Every code in `luma`.
-    func full(_ luma: LumaImage) -> [Detection] {
-        detector.detect(luma)
+    /// Every code in `plane`.
+    func full(_ plane: LumaPlane) -> [Detection] {
+        refined(plane.withLumaImage { detector.detect($0) }, in: plane)
     }
 
-    /// The codes inside each of `regions` (frame pixels) grown by a third of its size and 8 pixels,
-    /// corners in frame pixels.
-    func regions(_ luma: LumaImage, _ regions: [Quad]) -> [Detection] {
-        var out: [Detection] = []
-        for quad in regions {
-            let box = quad.boundingBox
-            let grown = box.insetBy(max(box.width, box.height) / 3 + 8).intersection(
-                Rect(x: 0, y: 0, width: Double(luma.width), height: Double(luma.height))).integral
-            let x = Int(grown.minX), y = Int(grown.minY)
-            let w = min(Int(grown.width), luma.width - x), h = min(Int(grown.height), luma.height - y)
-            guard w >= 16, h >= 16 else { continue }
-            let sub = LumaImage(base: luma.base + y * luma.stride + x, width: w, height: h, stride: luma.stride)
-            for var d in detector.detect(sub) {
-                d.quad = d.quad.translated(dx: Double(x), dy: Double(y))
-                if !out.contains(where: { $0.payload == d.payload && $0.quad.center.distance(to: d.quad.center) < d.quad.meanSide / 4 }) {
-                    out.append(d)
-                }
-            }
-        }
-        return out
+    /// The codes inside `regions` (frame pixels, where the tracks are expected), corners in frame
+    /// pixels: the detector's regions API, which grows each region by a quarter, turns it upright by
+    /// the quad's rotation (1D codes then scan along their bars) and scans only the region.
+    func regions(_ plane: LumaPlane, _ regions: [Quad]) -> [Detection] {
+        refined(plane.withLumaImage { detector.detect($0, in: regions) }, in: plane)
     }
+
+    /// 1D outlines fitted edge by edge (`LinearOutlineRefiner`): the detector's are rectangles as
+    /// tall as the bars it could follow, which misses codes seen in perspective and fine bars.
+    private func refined(_ detections: [Detection], in plane: LumaPlane) -> [Detection] {
+        detections.map { d in
+            guard !Self.twoDimensional.contains(d.symbology), let quad = refiner.refine(d.quad, in: plane) else { return d }
+            var out = d
+            out.quad = quad
+            return out
+        }
+    }
+
+    private let refiner = LinearOutlineRefiner()
+    private static let twoDimensional: Set<String> = ["QR-Code", "SQ-Code"]
 
     private static func makeDetector(_ list: String?) throws -> BarcodeDetector {
         do {

@@ -34,4 +34,24 @@ final class CodeSrcTests: XCTestCase {
         let error = runPipeline("arcodesrc num-buffers=1 kinds=qr,nope ! fakesink")
         XCTAssertTrue(error?.message.contains("unknown kind 'nope'") ?? false, "\(String(describing: error))")
     }
+
+    func testPrerenderedClipReplaysTheSameFramesAndTruth() throws {
+        var truths: [String] = [], frames: [String] = []
+        for prerender in [false, true] {
+            let truth = temporaryPath("truth-pre-\(prerender).jsonl"), out = temporaryPath("tracked-pre-\(prerender).jsonl")
+            XCTAssertNil(runPipeline("arcodesrc num-buffers=4 seed=3 codes=3 prerender=\(prerender) truth-location=\(truth) "
+                                     + "! video/x-raw,format=GRAY8,width=320,height=240 ! arbarcodetrack detect-mode=sync "
+                                     + "! arexport location=\(out) ! fakesink"))
+            truths.append(try String(contentsOfFile: truth, encoding: .utf8))
+            frames.append(try String(contentsOfFile: out, encoding: .utf8))
+        }
+        XCTAssertEqual(truths[0], truths[1])
+        XCTAssertEqual(frames[0], frames[1])
+        XCTAssertEqual(truths[1].split(separator: "\n").count, 4)
+    }
+
+    func testPrerenderWithoutNumBuffersIsAClearError() {
+        let error = runPipeline("arcodesrc prerender=true ! video/x-raw,width=320,height=240 ! fakesink")
+        XCTAssertTrue(error?.message.contains("'prerender' needs 'num-buffers'") ?? false, "\(String(describing: error))")
+    }
 }
