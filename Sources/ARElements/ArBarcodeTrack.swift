@@ -79,6 +79,8 @@ public final class ArBarcodeTrack: VideoFilterElement {
     private var async: Bool?
     private var framesSinceFull = 0
     private var lastSubmittedFull = false
+    /// Whether a full scan was submitted since start or the last flush.
+    private var fullSubmitted = false
     /// The luma of the frame the worker is decoding, to carry new codes forward.
     private var jobPyramid: LumaPyramid?
 
@@ -128,6 +130,7 @@ public final class ArBarcodeTrack: VideoFilterElement {
     private func restart() {
         framesSinceFull = 0
         lastSubmittedFull = false
+        fullSubmitted = false
         jobPyramid = nil
     }
 
@@ -143,14 +146,15 @@ public final class ArBarcodeTrack: VideoFilterElement {
                 detections = stage.carry(result.detections, from: result.frame, pyramid: jobPyramid)
                 cat.log(.log, element.object, "worker: \(result.detections.count) codes from frame \(result.frame) (\(result.full ? "full" : "regions")), \(detections.count) carried to \(stage.frameIndex)")
             }
-            let due = framesSinceFull >= s.detectInterval
+            // The first full scan is due at once: nothing is tracked before it.
+            let due = framesSinceFull >= s.detectInterval || !fullSubmitted
             let full = live.isEmpty ? due : (!lastSubmittedFull && due)
             if (full || !live.isEmpty), let plane = stage.current?.levels[0],
                worker.submit(.init(plane: plane, frame: stage.frameIndex, regions: full ? nil : live.map(\.quad),
                                    symbologies: s.symbologies)) {
                 jobPyramid = stage.current
                 lastSubmittedFull = full
-                if full { framesSinceFull = 0 }
+                if full { framesSinceFull = 0; fullSubmitted = true }
             }
         } else {
             let plane = stage.current?.levels[0] ?? LumaPlane(copying: luma)

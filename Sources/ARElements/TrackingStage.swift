@@ -98,12 +98,21 @@ final class TrackingStage {
         let live = tracker.liveTracks
         return detections.compactMap { d in
             if let moved = history.carry(d, from: index, to: live) { return moved }
-            guard let pyramid, let cur = current, pyramid.width == cur.width, pyramid.height == cur.height,
-                  let m = estimator.estimate(d.quad, from: pyramid, to: cur) else { return nil }
+            guard let pyramid, let cur = current, pyramid.width == cur.width, pyramid.height == cur.height else { return nil }
+            // A code's own texture may not be enough (fine bars follow only across): retry with
+            // its surroundings, a region twice its size.
+            guard let m = estimator.estimate(d.quad, from: pyramid, to: cur)
+                    ?? estimator.estimate(Self.grown(d.quad, by: 2), from: pyramid, to: cur) else { return nil }
             var moved = d
             moved.quad = m.transform.apply(d.quad)
             return moved
         }
+    }
+
+    /// `quad` scaled by `factor` about its centre.
+    static func grown(_ quad: Quad, by factor: Double) -> Quad {
+        let c = quad.center
+        return Quad(quad.corners.map { c + ($0 - c) * factor })!
     }
 
     /// Matches `detections` (pixels of the frame in progress), writes the tracks onto `frame` and
