@@ -396,7 +396,7 @@ ar_src_query (GstBaseSrc * src, GstQuery * query)
   if (GST_QUERY_TYPE (query) == GST_QUERY_LATENCY && GST_VIDEO_INFO_FPS_N (&self->info) > 0) {
     GstClockTime latency = gst_util_uint64_scale (GST_SECOND, GST_VIDEO_INFO_FPS_D (&self->info),
         GST_VIDEO_INFO_FPS_N (&self->info));
-    gst_query_set_latency (query, gst_base_src_is_live (src), latency, latency);
+    gst_query_set_latency (query, gst_base_src_is_live (src), latency, GST_CLOCK_TIME_NONE);
     return TRUE;
   }
   return GST_BASE_SRC_CLASS (PARENT_CLASS (src))->query (src, query);
@@ -434,15 +434,23 @@ action_closure (guint signal_index)
 /* ---- type registration ---- */
 
 static void
+add_pad_template (GstElementClass * element_class, const gchar * name, GstPadDirection direction,
+    const gchar * caps_string)
+{
+  GstCaps *caps = gst_caps_from_string (caps_string);
+  g_assert (caps != NULL);
+  /* The template takes its own reference. */
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new (name, direction, GST_PAD_ALWAYS, caps));
+  gst_caps_unref (caps);
+}
+
+static void
 install_pad_templates (GstElementClass * element_class, const ArElementSpec * spec)
 {
   if (spec->base == AR_BASE_VIDEO_FILTER)
-    gst_element_class_add_pad_template (element_class,
-        gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS,
-            gst_caps_from_string (spec->sink_caps)));
-  gst_element_class_add_pad_template (element_class,
-      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS,
-          gst_caps_from_string (spec->src_caps)));
+    add_pad_template (element_class, "sink", GST_PAD_SINK, spec->sink_caps);
+  add_pad_template (element_class, "src", GST_PAD_SRC, spec->src_caps);
 }
 
 static void

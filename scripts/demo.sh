@@ -15,8 +15,8 @@ echo "demo: running pipelines/demo.pipeline for $FRAMES frames (${W}x${H}, 30 fp
 rm -f "$out"/demo-snapshot-*.png
 # The file's pipeline ends in raw video; this tail writes the metadata, the MP4 and snapshots.
 AR_SINK="arexport location=$out/demo.jsonl ! tee name=t \
-  t. ! queue ! videoconvert ! x264enc speed-preset=veryfast ! mp4mux ! filesink location=$out/demo.mp4 \
-  t. ! queue ! videorate drop-only=true max-rate=1 ! videoconvert ! pngenc ! multifilesink location=$out/demo-snapshot-%05d.png" \
+  t. ! queue ! videoconvert ! x264enc tune=zerolatency speed-preset=veryfast ! mp4mux ! filesink location=$out/demo.mp4 \
+  t. ! queue ! videorate drop-only=true max-rate=1 ! videoconvert ! pngenc ! multifilesink async=false sync=false location=$out/demo-snapshot-%05d.png" \
 WIDTH=$W HEIGHT=$H FRAMES=$FRAMES LIVE=false \
   scripts/arlaunch pipelines/demo.pipeline -q
 mv "$(ls "$out"/demo-snapshot-*.png | tail -n 1)" "$out/demo.png"

@@ -113,6 +113,9 @@ public struct Quad: Hashable, Sendable {
                   bottomRight: Point(x: rect.maxX, y: rect.maxY), bottomLeft: Point(x: rect.minX, y: rect.maxY))
     }
 
+    /// Whether every coordinate is a finite number.
+    public var isFinite: Bool { corners.allSatisfy { $0.x.isFinite && $0.y.isFinite } }
+
     /// The corners in order: top-left, top-right, bottom-right, bottom-left.
     public var corners: [Point] { [topLeft, topRight, bottomRight, bottomLeft] }
 

@@ -32,6 +32,7 @@ public final class ArExport: VideoFilterElement {
     private let settings: SettingsStore<Settings>
     private var writer: LineWriter?
     private var frameIndex: UInt64 = 0
+    private var droppedLines = 0
 
     public init(element: ElementHandle, settings: SettingsStore<Settings>) {
         self.element = element
@@ -48,6 +49,7 @@ public final class ArExport: VideoFilterElement {
             throw ElementError.openWrite(e.description)
         }
         frameIndex = 0
+        droppedLines = 0
         cat.log(.info, element.object, "writing JSON Lines to \(location)")
     }
 
@@ -63,10 +65,18 @@ public final class ArExport: VideoFilterElement {
         let record = FrameRecord(frame: frameIndex, ptsNanoseconds: frame.buffer.ptsNanoseconds, width: frame.width,
                                  height: frame.height, objects: objects)
         frameIndex += 1
+        let outcome: LineWriter.Outcome
         do {
-            try writer.write(record.jsonLine())
+            outcome = try writer.write(record.jsonLine())
         } catch let e as ExportDestinationError {
             throw ElementError.write(e.description)
+        }
+        if case .dropped(let why) = outcome {
+            // Video goes on; the loss is reported on the bus (first drop, then every 100th).
+            droppedLines += 1
+            if droppedLines == 1 || droppedLines % 100 == 0 {
+                element.postWarning(.write("arexport dropped \(droppedLines) line(s) so far: \(why)"))
+            }
         }
     }
 }

@@ -17,7 +17,7 @@ public final class ArStamp: VideoFilterElement {
         factoryName: "arstamp", typeName: "ArStamp", longName: "Latency time stamp",
         klass: "Filter/Effect/Video",
         description: "Writes the capture time into the pixels (a two-row binary strip, bottom left) for latency measurements",
-        caps: LumaFormats.caps, writesFrame: true)
+        caps: ElementMetadata.rawVideoCaps(["I420", "YV12", "NV12", "NV21", "Y42B", "Y444", "GRAY8"]), writesFrame: true)
 
     public static let properties: [Property<Settings>] = [
         .uint("block-size", "Block size", "Side of one bit's block, pixels (the strip is 32 blocks wide, 2 high)",

@@ -73,8 +73,17 @@ final class LineWriter {
         }
     }
 
-    /// Writes `line` (without its newline) followed by a newline; throws on failure.
-    func write(_ line: String) throws {
+    /// What became of a line.
+    enum Outcome: Equatable {
+        case written
+        /// Not sent, and why (the consumer is not keeping up, or the line is too long for a datagram).
+        case dropped(String)
+    }
+
+    /// Writes `line` (without its newline) followed by a newline. A socket never blocks the
+    /// streaming thread: a line the consumer has no room for is dropped (and reported), not queued.
+    /// Throws when the destination is gone (file error, connection closed).
+    func write(_ line: String) throws -> Outcome {
         var bytes = Array(line.utf8)
         bytes.append(0x0a)
         switch target {
@@ -82,19 +91,50 @@ final class LineWriter {
             guard fwrite(bytes, 1, bytes.count, f) == bytes.count, fflush(f) == 0 else {
                 throw ExportDestinationError("Could not write to \(name): \(String(cString: strerror(errno)))")
             }
+            return .written
         case .socket(let fd, let datagram):
-            var sent = 0
-            while sent < bytes.count {
-                let n = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                guard n >= 0 else {
-                    // A UDP consumer that is not listening yet is not an error.
-                    if datagram && errno == ECONNREFUSED { return }
-                    throw ExportDestinationError("Could not send to \(name): \(String(cString: strerror(errno)))")
+            if !datagram, let pending = pendingTail {
+                // The rest of a line cut short last time goes first, so lines stay whole.
+                switch try send(pending, fd: fd, datagram: false) {
+                case .written: pendingTail = nil
+                case .dropped(let why): return .dropped(why)
                 }
+            }
+            return try send(bytes[...], fd: fd, datagram: datagram)
+        }
+    }
+
+    /// The unsent end of a TCP line that was partly sent.
+    private var pendingTail: ArraySlice<UInt8>?
+
+    private func send(_ bytes: ArraySlice<UInt8>, fd: Int32, datagram: Bool) throws -> Outcome {
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes[(bytes.startIndex + sent)...].withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+            }
+            if n >= 0 {
                 sent += n
-                if datagram { break }
+                if datagram { return .written }
+                continue
+            }
+            switch errno {
+            case EINTR:
+                continue
+            case EAGAIN, EWOULDBLOCK:
+                if sent == 0 { return .dropped("\(name) is not reading fast enough") }
+                pendingTail = bytes[(bytes.startIndex + sent)...]
+                return .written
+            case ECONNREFUSED where datagram:
+                // A UDP consumer that is not listening yet.
+                return .dropped("nobody is listening at \(name)")
+            case EMSGSIZE:
+                return .dropped("a \(bytes.count)-byte line does not fit in one datagram to \(name)")
+            default:
+                throw ExportDestinationError("Could not send to \(name): \(String(cString: strerror(errno)))")
             }
         }
+        return .written
     }
 
     private static func connect(host: String, port: UInt16, datagram: Bool) throws -> Int32 {

@@ -61,7 +61,7 @@ public struct BarcodeRegion: Equatable {
 
     /// Reads an `arbarcode` structure; nil when it lacks a valid quad.
     public init?(structure: StructureView, fallbackSymbology: String? = nil) {
-        guard let q = structure.doubles("quad"), q.count == 8,
+        guard let q = structure.doubles("quad"), q.count == 8, q.allSatisfy(\.isFinite),
               let quad = Quad([Point(x: q[0], y: q[1]), Point(x: q[2], y: q[3]), Point(x: q[4], y: q[5]), Point(x: q[6], y: q[7])])
         else { return nil }
         self.init(trackID: structure.uint64("track-id"),
@@ -97,11 +97,15 @@ extension Buffer {
     public func setBarcodeRegions(_ regions: [BarcodeRegion], frameWidth: Int, frameHeight: Int) {
         removeBarcodeRegions()
         guard !regions.isEmpty else { return }
+        let bounds = Rect(x: 0, y: 0, width: Double(frameWidth), height: Double(frameHeight))
+        // Clamped to the frame: a code partly (or, after motion, wholly) outside still gets a valid box.
+        func clamp(_ v: Double, _ limit: Int) -> UInt32 { UInt32(min(max(0, v), Double(limit))) }
+        let regions = regions.filter { $0.quad.isFinite }
         for region in regions {
-            let box = region.quad.boundingBox.intersection(Rect(x: 0, y: 0, width: Double(frameWidth), height: Double(frameHeight))).integral
-            let meta = gst_buffer_add_video_region_of_interest_meta(pointer, region.symbology, UInt32(max(0, box.x)),
-                                                                    UInt32(max(0, box.y)), UInt32(max(0, box.width)),
-                                                                    UInt32(max(0, box.height)))!
+            let box = region.quad.boundingBox.intersection(bounds).integral
+            let meta = gst_buffer_add_video_region_of_interest_meta(pointer, region.symbology, clamp(box.x, frameWidth),
+                                                                    clamp(box.y, frameHeight), clamp(box.width, frameWidth),
+                                                                    clamp(box.height, frameHeight))!
             meta.pointee.id = region.trackID.map { Int32(truncatingIfNeeded: $0) } ?? -1
             meta.pointee.parent_id = -1
             gst_video_region_of_interest_meta_add_param(meta, region.structure().release())
@@ -141,7 +145,8 @@ extension Buffer {
         forEachRegionMeta { meta in
             if let params = gst_video_region_of_interest_meta_get_param(meta, BarcodeRegion.paramsName),
                var r = BarcodeRegion(structure: StructureView(params),
-                                     fallbackSymbology: String(cString: g_quark_to_string(meta.pointee.roi_type))) {
+                                     fallbackSymbology: meta.pointee.roi_type == 0 ? nil
+                                         : String(cString: g_quark_to_string(meta.pointee.roi_type))) {
                 r.quad = Self.map(r.quad, toBox: meta.pointee)
                 out.append(r)
             }

@@ -41,6 +41,10 @@ class PropertyBox<Settings>: AnyElementBox {
 
     override func setProperty(_ index: Int, _ value: UnsafePointer<GValue>) {
         let p = properties[index]
+        if !p.mutableInPlaying && handle.pointer.pointee.current_state.rawValue > GST_STATE_READY.rawValue {
+            handle.postWarning(.settings("Property '\(p.name)' of \(handle.name) can only be changed in the NULL or READY state; the new value was ignored"))
+            return
+        }
         let v = p.read(value)
         settings.update { p.set(&$0, v) }
         changed(p.name)

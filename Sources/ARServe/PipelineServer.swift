@@ -54,6 +54,7 @@ public final class PipelineServer {
     private let options: ServeOptions
     private var server: UnsafeMutablePointer<GstRTSPServer>?
     private var sourceID: guint = 0
+    private var context: OpaquePointer?
 
     /// Initialises GStreamer and registers the arbarcode elements in this process, once.
     public static let initialize: Void = {
@@ -65,6 +66,9 @@ public final class PipelineServer {
     /// checks that GStreamer can parse it (the error names the offending element).
     public init(file: PipelineFile, options: ServeOptions, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         _ = Self.initialize
+        if (options.user == nil) != (options.password == nil) || options.password == "" {
+            throw ServeError.options("basic authentication needs both a user and a non-empty password")
+        }
         self.options = options
         let description: String
         do {
@@ -145,6 +149,7 @@ public final class PipelineServer {
         }
         self.server = server
         sourceID = id
+        self.context = context
         return url
     }
 
@@ -159,19 +164,17 @@ public final class PipelineServer {
         return "rtsp://\(host):\(boundPort)\(options.path)"
     }
 
-    /// Stops listening and releases the server (viewers are disconnected).
-    public func stop(context: OpaquePointer? = nil) {
+    /// Stops listening, disconnects every viewer and releases the server.
+    public func stop() {
         guard let server else { return }
         if sourceID != 0 {
             if let source = g_main_context_find_source_by_id(context, sourceID) { g_source_destroy(source) }
             sourceID = 0
         }
-        if let pool = gst_rtsp_server_get_session_pool(server) {
-            _ = gst_rtsp_session_pool_cleanup(pool)
-            g_object_unref(UnsafeMutableRawPointer(pool))
-        }
+        gst_rtsp_server_client_filter(server, { _, _, _ in GST_RTSP_FILTER_REMOVE }, nil)
         g_object_unref(UnsafeMutableRawPointer(server))
         self.server = nil
+        context = nil
     }
 
     deinit {

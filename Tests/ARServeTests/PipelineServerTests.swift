@@ -28,7 +28,7 @@ final class PipelineServerTests: XCTestCase {
             // Codes are grey; green comes only from aroverlay's outlines.
             XCTAssertGreaterThan(greenPixels(last), 300, "client \(i) sees the overlay")
         }
-        server.stop(context: loop.context)
+        server.stop()
     }
 
     func testBasicAuthenticationRefusesWrongCredentials() throws {
@@ -45,7 +45,7 @@ final class PipelineServerTests: XCTestCase {
         XCTAssertTrue(refused.error?.lowercased().contains("unauthorized") ?? false, "\(String(describing: refused.error))")
         XCTAssertEqual(refused.framesDecoded, 0)
         XCTAssertNil(allowed.error)
-        server.stop(context: loop.context)
+        server.stop()
     }
 
     func testAFileWithItsOwnSinkCannotBeServed() throws {
