@@ -185,7 +185,9 @@ public final class ArCodeSrc: VideoSourceElement {
         let duration = info?.frameDurationNanoseconds ?? 33_333_333
         var pts = UInt64(index) * duration
         if let info, info.fpsNumerator > 0, info.fpsDenominator > 0 {
-            pts = UInt64(index) * 1_000_000_000 * UInt64(info.fpsDenominator) / UInt64(info.fpsNumerator)
+            // index × 10⁹ × d / n without overflow on endless streams.
+            pts = UInt64(gst_util_uint64_scale(guint64(index), guint64(1_000_000_000) * guint64(info.fpsDenominator),
+                                               guint64(info.fpsNumerator)))
         }
         if !rendered.isEmpty, element.isLive {
             if timestampOffset == nil { timestampOffset = element.runningTimeNanoseconds ?? 0 }

@@ -62,6 +62,11 @@ final class TrackDecodeWorker: @unchecked Sendable {
         condition.lock()
         generation += 1
         result = nil
+        // A job not yet picked up is dropped too: it belongs to frames before the flush.
+        if job != nil {
+            job = nil
+            busy = false
+        }
         condition.unlock()
     }
 
