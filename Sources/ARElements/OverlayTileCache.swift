@@ -1,9 +1,10 @@
 import CGStreamer
 
-/// Pixel buffers of cached tiles (upright labels, the hint), kept while in use: an entry unused
-/// for `maxIdleFrames` frames is dropped.
+/// Cached tiles (upright labels, the hint) as GStreamer mini objects: pixel buffers, or overlay
+/// rectangles (which also keep GStreamer's conversions of their pixels). An entry unused for
+/// `maxIdleFrames` frames is dropped.
 final class OverlayTileCache {
-    private var entries: [AnyHashable: (buffer: UnsafeMutablePointer<GstBuffer>, lastUsed: UInt64)] = [:]
+    private var entries: [AnyHashable: (object: UnsafeMutablePointer<GstMiniObject>, lastUsed: UInt64)] = [:]
     private var frame: UInt64 = 0
     let maxIdleFrames: UInt64 = 30
 
@@ -11,19 +12,31 @@ final class OverlayTileCache {
         removeAll()
     }
 
+    /// Number of entries.
+    var count: Int { entries.count }
+
+    /// The object for `key` (a new reference), or nil.
+    func object(for key: AnyHashable) -> UnsafeMutablePointer<GstMiniObject>? {
+        guard let e = entries[key] else { return nil }
+        entries[key] = (e.object, frame)
+        return gst_mini_object_ref(e.object)
+    }
+
+    /// Keeps `object` (takes a new reference) for `key`.
+    func store(_ object: UnsafeMutablePointer<GstMiniObject>, for key: AnyHashable) {
+        _ = gst_mini_object_ref(object)
+        if let old = entries[key] { gst_mini_object_unref(old.object) }
+        entries[key] = (object, frame)
+    }
+
     /// The buffer for `key` (a new reference), or nil.
     func buffer(for key: AnyHashable) -> UnsafeMutablePointer<GstBuffer>? {
-        guard let e = entries[key] else { return nil }
-        entries[key] = (e.buffer, frame)
-        gst_mini_object_ref(UnsafeMutableRawPointer(e.buffer).assumingMemoryBound(to: GstMiniObject.self))
-        return e.buffer
+        object(for: key).map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: GstBuffer.self) }
     }
 
     /// Keeps `buffer` (takes a new reference) for `key`.
     func store(_ buffer: UnsafeMutablePointer<GstBuffer>, for key: AnyHashable) {
-        gst_mini_object_ref(UnsafeMutableRawPointer(buffer).assumingMemoryBound(to: GstMiniObject.self))
-        if let old = entries[key] { overlayUnref(old.buffer) }
-        entries[key] = (buffer, frame)
+        store(UnsafeMutableRawPointer(buffer).assumingMemoryBound(to: GstMiniObject.self), for: key)
     }
 
     /// Ends a frame: drops entries idle for too long.
@@ -31,13 +44,13 @@ final class OverlayTileCache {
         frame += 1
         guard frame % 16 == 0 else { return }
         for (key, e) in entries where frame - e.lastUsed > maxIdleFrames {
-            overlayUnref(e.buffer)
+            gst_mini_object_unref(e.object)
             entries[key] = nil
         }
     }
 
     func removeAll() {
-        for e in entries.values { overlayUnref(e.buffer) }
+        for e in entries.values { gst_mini_object_unref(e.object) }
         entries.removeAll()
     }
 }

@@ -49,7 +49,12 @@ public struct RenderTile {
     public var opacity: Double
     /// Tiles with equal keys have equal pixels: a caller may keep the pixels and skip `draw`.
     public var cacheKey: AnyHashable?
-    /// Draws the tile into `pixels` (`width` × `height`, `stride` bytes per row), which it clears first.
+    /// Where the tile has ink, in frame pixels: disjoint rectangles inside the tile, the only parts
+    /// a compositor may read and blend (e.g. an outline's four edges out of the box around it).
+    /// Nil: the whole tile.
+    public var parts: [TileRegion]?
+    /// Draws the tile into `pixels` (`width` × `height`, `stride` bytes per row), which it clears
+    /// first: the whole tile, or only its `parts` when it has some (pixels outside them are undefined).
     public var draw: (_ pixels: UnsafeMutableRawPointer, _ stride: Int) -> Void
 
     public init(x: Int, y: Int, width: Int, height: Int, opacity: Double, cacheKey: AnyHashable? = nil,
@@ -61,5 +66,65 @@ public struct RenderTile {
         self.opacity = opacity
         self.cacheKey = cacheKey
         self.draw = draw
+    }
+
+    /// The whole tile, in frame pixels.
+    public var bounds: TileRegion { TileRegion(x: x, y: y, width: width, height: height) }
+
+    /// What to blend: `parts`, or the whole tile.
+    public var regions: [TileRegion] { parts ?? [bounds] }
+}
+
+/// A rectangle of whole pixels.
+public struct TileRegion: Hashable, Sendable {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    public var maxX: Int { x + width }
+    public var maxY: Int { y + height }
+    public var area: Int { width * height }
+
+    /// The overlap, or nil when there is none.
+    public func intersection(_ other: TileRegion) -> TileRegion? {
+        let x0 = max(x, other.x), y0 = max(y, other.y), x1 = min(maxX, other.maxX), y1 = min(maxY, other.maxY)
+        return x1 > x0 && y1 > y0 ? TileRegion(x: x0, y: y0, width: x1 - x0, height: y1 - y0) : nil
+    }
+
+    /// Disjoint rectangles covering exactly the union of `regions` (each pixel once), in rows
+    /// from top to bottom: horizontal bands between the regions' top and bottom edges, each split
+    /// into its covered runs, and equal runs of neighbouring bands merged.
+    public static func disjointCover(_ regions: [TileRegion]) -> [TileRegion] {
+        let rs = regions.filter { $0.width > 0 && $0.height > 0 }
+        let ys = Set(rs.flatMap { [$0.y, $0.maxY] }).sorted()
+        var result: [TileRegion] = []
+        var previous: [Int] = []  // indices in `result` of the runs of the band above
+        for (y0, y1) in zip(ys, ys.dropFirst()) {
+            let spans = rs.filter { $0.y <= y0 && $0.maxY >= y1 }.map { ($0.x, $0.maxX) }.sorted { $0.0 < $1.0 }
+            var runs: [(x0: Int, x1: Int)] = []
+            for s in spans {
+                if let last = runs.last, s.0 <= last.x1 { runs[runs.count - 1].x1 = max(last.x1, s.1) } else { runs.append(s) }
+            }
+            var current: [Int] = []
+            for run in runs {
+                if let i = previous.first(where: { result[$0].x == run.x0 && result[$0].maxX == run.x1 && result[$0].maxY == y0 }) {
+                    result[i].height += y1 - y0
+                    current.append(i)
+                } else {
+                    result.append(TileRegion(x: run.x0, y: y0, width: run.x1 - run.x0, height: y1 - y0))
+                    current.append(result.count - 1)
+                }
+            }
+            previous = current
+        }
+        return result
     }
 }

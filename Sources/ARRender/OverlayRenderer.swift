@@ -98,14 +98,28 @@ public final class OverlayRenderer {
                 cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
                 cairo_stroke(cr)
             }
-            // One tile per edge when that covers fewer pixels than one tile around the quad.
+            // Drawn once into a tile around the quad; when the edges' boxes cover fewer pixels,
+            // only they (made disjoint, so corners are blended once) are its parts, and only they
+            // are cleared and drawn.
             let whole = quad.boundingBox.insetBy(width / 2 + 1)
+            guard var t = tile(whole, draw: stroke) else { return [] }
             let c = quad.corners
-            let edges = (0..<4).map { Rect(enclosing: [c[$0], c[($0 + 1) % 4]])!.insetBy(width / 2 + 1) }
-            if edges.reduce(0, { $0 + $1.width * $1.height }) < whole.width * whole.height {
-                return edges.compactMap { tile($0, draw: stroke) }
+            let edges = (0..<4).map { Rect(enclosing: [c[$0], c[($0 + 1) % 4]])!.insetBy(width / 2 + 1).integral }
+                .compactMap { TileRegion(x: Int($0.x), y: Int($0.y), width: Int($0.width), height: Int($0.height)).intersection(t.bounds) }
+            let parts = TileRegion.disjointCover(edges)
+            guard parts.reduce(0, { $0 + $1.area }) < t.bounds.area else { return [t] }
+            t.parts = parts
+            let x = t.x, y = t.y, w = t.width, h = t.height
+            let local = parts.map { TileRegion(x: $0.x - x, y: $0.y - y, width: $0.width, height: $0.height) }
+            t.draw = { pixels, stride in
+                OverlayRenderer.withContext(pixels, stride: stride, width: w, height: h, clearing: local) { cr in
+                    for p in local { cairo_rectangle(cr, Double(p.x), Double(p.y), Double(p.width), Double(p.height)) }
+                    cairo_clip(cr)
+                    cairo_translate(cr, -Double(x), -Double(y))
+                    stroke(cr)
+                }
             }
-            return tile(whole, draw: stroke).map { [$0] } ?? []
+            return [t]
         case .box(let rect, let color, let radius):
             return tile(rect.bounds.insetBy(1)) { cr in
                 OverlayRenderer.roundedRect(cr, rect, radius: radius)
@@ -178,12 +192,16 @@ public final class OverlayRenderer {
         var height: Int
     }
 
-    /// Runs `body` with a cairo context on `pixels` (premultiplied ARGB32), cleared to transparent.
-    static func withContext(_ pixels: UnsafeMutableRawPointer, stride: Int, width: Int, height: Int, _ body: (OpaquePointer) -> Void) {
+    /// Runs `body` with a cairo context on `pixels` (premultiplied ARGB32), cleared to transparent
+    /// (only the `clearing` regions, in tile pixels, when given: `body` must draw only there).
+    static func withContext(_ pixels: UnsafeMutableRawPointer, stride: Int, width: Int, height: Int,
+                            clearing: [TileRegion]? = nil, _ body: (OpaquePointer) -> Void) {
         let surface = cairo_image_surface_create_for_data(pixels.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
                                                           Int32(width), Int32(height), Int32(stride))
         let cr = cairo_create(surface)!
-        for row in 0..<height { memset(pixels + row * stride, 0, width * 4) }
+        for r in clearing ?? [TileRegion(x: 0, y: 0, width: width, height: height)] {
+            for row in r.y..<r.maxY { memset(pixels + row * stride + r.x * 4, 0, r.width * 4) }
+        }
         body(cr)
         cairo_destroy(cr)
         cairo_surface_flush(surface)

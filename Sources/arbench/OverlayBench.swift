@@ -19,8 +19,11 @@ enum OverlayBench {
         if let i = args.firstIndex(of: "--frames"), i + 1 < args.count, let n = Int(args[i + 1]) { frames = max(10, n) }
         gst_init(nil, nil)
         guard ar_plugin_register_static() != 0 else { throw OverlayBenchError("registering the plugin failed") }
+        let onlyMode = args.firstIndex(of: "--mode").flatMap { $0 + 1 < args.count ? args[$0 + 1] : nil }
+        let onlyFormat = args.firstIndex(of: "--format").flatMap { $0 + 1 < args.count ? args[$0 + 1] : nil }
         var rows: [(String, String, [Double])] = []
-        for (mode, format) in [("meta", "I420"), ("blend", "I420"), ("blend", "NV12"), ("blend", "BGRx")] {
+        for (mode, format) in [("meta", "I420"), ("blend", "I420"), ("blend", "NV12"), ("blend", "BGRx")]
+        where (onlyMode ?? mode) == mode && (onlyFormat ?? format) == format {
             rows.append((mode, format, try measure(meta: mode == "meta", format: format, frames: frames)))
         }
         let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?.split(separator: "\n")
