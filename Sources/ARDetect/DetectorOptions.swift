@@ -18,7 +18,7 @@ public struct DetectorOptions: Equatable, Sendable {
     /// Stretch the grey levels of low-contrast regions before scanning them.
     public var contrast: Bool
 
-    /// The defaults, chosen from measurements on photos (see docs/detector.md).
+    /// The defaults, chosen from measurements on photos (see README, "Extra passes").
     public init(scanDensity: Int = 1, maxRegions: Int = 4, rotate: Bool = true, upscale: Bool = true,
                 downscale: Bool = true, invert: Bool = true, contrast: Bool = false) {
         self.scanDensity = scanDensity

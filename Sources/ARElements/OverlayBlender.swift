@@ -25,8 +25,11 @@ final class OverlayBlender {
 
     /// Whether cropped views work for frames in `format` (not tiled or palettised).
     static func supports(_ frame: VideoFrame) -> Bool {
-        let flags = frame.raw.pointee.info.finfo.pointee.flags.rawValue
-        return flags & (formatFlagTiled | formatFlagPalette) == 0
+        let finfo = frame.raw.pointee.info.finfo.pointee
+        // Cropping needs a whole number of bytes per pixel in every component (not v210, UYVP, IYU1…).
+        let strides = withUnsafeBytes(of: finfo.pixel_stride) { Array($0.bindMemory(to: Int32.self)) }
+        let packedBits = (0..<Int(finfo.n_components)).contains { strides[$0] <= 0 }
+        return finfo.flags.rawValue & (formatFlagTiled | formatFlagPalette) == 0 && !packedBits
     }
 
     func endFrame() {
