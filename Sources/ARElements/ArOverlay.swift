@@ -360,7 +360,7 @@ public final class ArOverlay: VideoFilterElement {
                 ops.append((.box(rect: spec.placement.resolve(on: e.quad), color: spec.color, radius: spec.radius), spec.opacity))
             case .label:
                 guard !o.text.isEmpty else { continue }
-                let label = LabelContent(text: o.text, font: OverlayRenderer.sizedFont(spec.font ?? defaultFont, frameHeight: frameHeight),
+                let label = LabelContent(text: o.text, font: state.renderer.sizedFont(spec.font ?? defaultFont, frameHeight: frameHeight),
                                          color: spec.color, background: spec.background, padding: spec.padding, radius: spec.radius)
                 let size = state.renderer.size(of: label)
                 let rect = spec.placement.resolve(on: e.quad, natural: .fixed(width: size.width, height: size.height))
@@ -388,7 +388,7 @@ public final class ArOverlay: VideoFilterElement {
     }
 
     private func hintTiles(_ hint: String, s: Settings, state: State, frame: VideoFrame) -> [RenderTile] {
-        let label = LabelContent(text: hint, font: OverlayRenderer.sizedFont(s.font ?? "Sans Bold", frameHeight: frame.height),
+        let label = LabelContent(text: hint, font: state.renderer.sizedFont(s.font ?? "Sans Bold", frameHeight: frame.height),
                                  color: Color(red: 1, green: 1, blue: 1), background: Color(red: 0, green: 0, blue: 0, alpha: 0.6),
                                  padding: 8, radius: 8)
         let size = state.renderer.size(of: label)

@@ -16,6 +16,17 @@ import CGStreamer
 /// - On RGB frames, tiles are blended premultiplied, as cairo drew them: no conversion at all.
 final class OverlayBlender {
     private let cache = OverlayTileCache()
+    /// Scratch pixels of one-colour tiles: their alpha mask, and their AYUV buffer.
+    private var mask: UnsafeMutableRawPointer?
+    private var maskCapacity = 0
+    private var scratch: UnsafeMutablePointer<GstBuffer>?
+    /// AYUV words of one-colour tiles' colours (alpha byte zero).
+    private var inks: [Color: UInt32] = [:]
+
+    deinit {
+        mask?.deallocate()
+        if let scratch { overlayUnref(scratch) }
+    }
 
     /// What `gst_video_blend` gets for a tile: its pixels and their layout.
     private struct Source {
@@ -43,7 +54,14 @@ final class OverlayBlender {
         let opaque = finfo.flags.rawValue & formatFlagAlpha == 0
         var ok = true
         for tile in tiles where tile.width > 0 && tile.height > 0 && tile.opacity > 0 {
-            let source = tile.cacheKey.map { cachedSource(tile, key: $0, rgb: rgb) } ?? Self.drawnSource(tile, premultiplied: rgb)
+            let source: Source
+            if let key = tile.cacheKey {
+                source = cachedSource(tile, key: key, rgb: rgb)
+            } else if !rgb, let solid = tile.solid {
+                source = solidSource(tile, solid)
+            } else {
+                source = Self.drawnSource(tile, premultiplied: rgb)
+            }
             defer { overlayUnref(source.pixels) }
             var info = source.info
             var mapped = GstVideoFrame()
@@ -79,6 +97,71 @@ final class OverlayBlender {
         var info = GstVideoInfo()
         _ = gst_video_info_set_format(&info, meta.format, meta.width, meta.height)
         return Source(pixels: pixels, info: info)
+    }
+
+    /// A one-colour tile (an outline) for a YUV or grey frame, drawn now as AYUV: the colour as
+    /// GStreamer converts it (once per colour, cached), with the tile's alpha mask as alpha, so
+    /// neither an unpremultiply nor a colour matrix runs per pixel. The pixels go to a scratch
+    /// buffer reused from tile to tile and frame to frame (`gst_video_blend` keeps no reference).
+    /// Transfer full.
+    private func solidSource(_ tile: RenderTile, _ solid: SolidInk) -> Source {
+        let width = tile.width, height = tile.height
+        // The alpha mask: cairo's A8 rows are a multiple of 4 bytes.
+        let maskStride = (width + 3) & ~3
+        if maskCapacity < maskStride * height {
+            mask?.deallocate()
+            maskCapacity = maskStride * height
+            mask = UnsafeMutableRawPointer.allocate(byteCount: maskCapacity, alignment: 16)
+        }
+        let mask = self.mask!
+        solid.drawAlpha(mask, maskStride)
+
+        var info = GstVideoInfo()
+        _ = gst_video_info_set_format(&info, ayuvFormat, guint(width), guint(height))
+        let stride = Int(info.stride.0)
+        if scratch == nil || gst_mini_object_is_writable(UnsafeMutableRawPointer(scratch!).assumingMemoryBound(to: GstMiniObject.self)) == 0
+            || gst_buffer_get_size(scratch!) < info.size {
+            if let old = scratch { overlayUnref(old) }
+            scratch = gst_buffer_new_allocate(nil, max(info.size, gsize(256 * 256 * 4)), nil)!
+        }
+        let buffer = scratch!
+        let ink = inkWord(solid.color)
+        var map = GstMapInfo()
+        _ = gst_buffer_map(buffer, &map, GstMapFlags(rawValue: 2) /* GST_MAP_WRITE */)
+        let pixels = UnsafeMutableRawPointer(map.data!)
+        for r in tile.regions {
+            for row in (r.y - tile.y)..<(r.maxY - tile.y) {
+                let a = (mask + row * maskStride + (r.x - tile.x)).assumingMemoryBound(to: UInt8.self)
+                let p = (pixels + row * stride + (r.x - tile.x) * 4).assumingMemoryBound(to: UInt32.self)
+                for i in 0..<r.width { p[i] = ink | (UInt32(a[i]) << alphaShift) }
+            }
+        }
+        gst_buffer_unmap(buffer, &map)
+        _ = gst_mini_object_ref(UnsafeMutableRawPointer(buffer).assumingMemoryBound(to: GstMiniObject.self))
+        return Source(pixels: buffer, info: info)
+    }
+
+    /// The AYUV pixel of an opaque `color` with its alpha byte zero, as GStreamer converts it
+    /// (through an overlay rectangle, like the cached tiles' pixels), in native byte order.
+    private func inkWord(_ color: Color) -> UInt32 {
+        if let w = inks[color] { return w }
+        let opaque = Color(red: color.red, green: color.green, blue: color.blue)
+        let one = RenderTile(x: 0, y: 0, width: 1, height: 1, opacity: 1) { pixels, _ in
+            func c(_ v: Double) -> UInt32 { UInt32((min(1, max(0, v)) * 255).rounded()) }
+            pixels.storeBytes(of: 0xff00_0000 | c(opaque.red) << 16 | c(opaque.green) << 8 | c(opaque.blue), as: UInt32.self)
+        }
+        let buffer = Self.pixels(one, premultiplied: false).pixels
+        let rect = gst_video_overlay_rectangle_new_raw(buffer, 0, 0, 1, 1, GST_VIDEO_OVERLAY_FORMAT_FLAG_NONE)!
+        overlayUnref(buffer)
+        defer { overlayUnref(rect) }
+        let ayuv = gst_video_overlay_rectangle_get_pixels_unscaled_ayuv(rect, GST_VIDEO_OVERLAY_FORMAT_FLAG_NONE)!
+        var map = GstMapInfo()
+        _ = gst_buffer_map(ayuv, &map, GstMapFlags(rawValue: 1) /* GST_MAP_READ */)
+        let word = UnsafeRawPointer(map.data!).loadUnaligned(as: UInt32.self) & ~(UInt32(0xff) << alphaShift)
+        gst_buffer_unmap(ayuv, &map)
+        if inks.count > 64 { inks.removeAll() }
+        inks[color] = word
+        return word
     }
 
     /// An uncached tile drawn now: premultiplied as cairo draws it (RGB frames), or converted to
@@ -171,6 +254,9 @@ final class OverlayBlender {
 private let formatFlagRGB: UInt32 = 1 << 1, formatFlagAlpha: UInt32 = 1 << 3, formatFlagPalette: UInt32 = 1 << 5
 private let formatFlagTiled: UInt32 = 1 << 8
 private let videoFlagPremultiplied: UInt32 = 1 << 1
+private let ayuvFormat = gst_video_format_from_string("AYUV")
+/// Where the first byte of a pixel (AYUV's alpha) sits in a native UInt32.
+private let alphaShift: UInt32 = 1.littleEndian == 1 ? 0 : 24
 
 /// Element `index` of a C array imported as a tuple.
 private func tuple<T, E>(_ t: T, _ index: Int) -> E {

@@ -56,6 +56,9 @@ public struct RenderTile {
     /// Draws the tile into `pixels` (`width` × `height`, `stride` bytes per row), which it clears
     /// first: the whole tile, or only its `parts` when it has some (pixels outside them are undefined).
     public var draw: (_ pixels: UnsafeMutableRawPointer, _ stride: Int) -> Void
+    /// Set when the tile is one colour (an outline): its ink as that colour and an alpha mask, an
+    /// alternative to `draw` for compositors that colour the pixels themselves.
+    public var solid: SolidInk?
 
     public init(x: Int, y: Int, width: Int, height: Int, opacity: Double, cacheKey: AnyHashable? = nil,
                 draw: @escaping (UnsafeMutableRawPointer, Int) -> Void) {
@@ -73,6 +76,20 @@ public struct RenderTile {
 
     /// What to blend: `parts`, or the whole tile.
     public var regions: [TileRegion] { parts ?? [bounds] }
+}
+
+/// A tile's ink as one colour (straight alpha) and where it lies: `drawAlpha` draws each pixel's
+/// alpha (the colour's alpha times the pixel's coverage, 0…255) into `alpha`, one byte per pixel
+/// (`width` × `height`, `stride` bytes per row, a multiple of 4), clearing first like `draw` (only
+/// the tile's parts when it has some). The same pixels as `draw`, unpremultiplied.
+public struct SolidInk {
+    public var color: Color
+    public var drawAlpha: (_ alpha: UnsafeMutableRawPointer, _ stride: Int) -> Void
+
+    public init(color: Color, drawAlpha: @escaping (UnsafeMutableRawPointer, Int) -> Void) {
+        self.color = color
+        self.drawAlpha = drawAlpha
+    }
 }
 
 /// A rectangle of whole pixels.

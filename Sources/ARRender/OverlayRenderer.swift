@@ -12,6 +12,12 @@ public final class OverlayRenderer {
     private let layout: OpaquePointer
     private var measured: [LabelContent: (width: Double, height: Double, inkLeft: Double)] = [:]
     private var images: [String: OverlayImage] = [:]
+    private var sizedFonts: [SizedFontKey: String] = [:]
+
+    private struct SizedFontKey: Hashable {
+        var font: String
+        var frameHeight: Int
+    }
 
     public init() {
         scratchSurface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1)
@@ -37,6 +43,17 @@ public final class OverlayRenderer {
         let s = pango_font_description_to_string(desc)!
         defer { g_free(s) }
         return String(cString: s)
+    }
+
+    /// `sizedFont(_:frameHeight:)`, remembered: labels ask for it on every frame, and parsing and
+    /// printing a font description costs more than a lookup.
+    public func sizedFont(_ font: String, frameHeight: Int) -> String {
+        let key = SizedFontKey(font: font, frameHeight: frameHeight)
+        if let s = sizedFonts[key] { return s }
+        let s = Self.sizedFont(font, frameHeight: frameHeight)
+        if sizedFonts.count > 64 { sizedFonts.removeAll() }
+        sizedFonts[key] = s
+        return s
     }
 
     private func setText(_ label: LabelContent) {
@@ -103,21 +120,34 @@ public final class OverlayRenderer {
             // are cleared and drawn.
             let whole = quad.boundingBox.insetBy(width / 2 + 1)
             guard var t = tile(whole, draw: stroke) else { return [] }
+            let x = t.x, y = t.y, w = t.width, h = t.height
             let c = quad.corners
             let edges = (0..<4).map { Rect(enclosing: [c[$0], c[($0 + 1) % 4]])!.insetBy(width / 2 + 1).integral }
                 .compactMap { TileRegion(x: Int($0.x), y: Int($0.y), width: Int($0.width), height: Int($0.height)).intersection(t.bounds) }
             let parts = TileRegion.disjointCover(edges)
-            guard parts.reduce(0, { $0 + $1.area }) < t.bounds.area else { return [t] }
-            t.parts = parts
-            let x = t.x, y = t.y, w = t.width, h = t.height
-            let local = parts.map { TileRegion(x: $0.x - x, y: $0.y - y, width: $0.width, height: $0.height) }
-            t.draw = { pixels, stride in
-                OverlayRenderer.withContext(pixels, stride: stride, width: w, height: h, clearing: local) { cr in
-                    for p in local { cairo_rectangle(cr, Double(p.x), Double(p.y), Double(p.width), Double(p.height)) }
-                    cairo_clip(cr)
-                    cairo_translate(cr, -Double(x), -Double(y))
-                    stroke(cr)
+            guard parts.reduce(0, { $0 + $1.area }) < t.bounds.area else {
+                t.solid = SolidInk(color: color) { alpha, stride in
+                    OverlayRenderer.withContext(alpha, stride: stride, width: w, height: h, format: CAIRO_FORMAT_A8) { cr in
+                        cairo_translate(cr, -Double(x), -Double(y))
+                        stroke(cr)
+                    }
                 }
+                return [t]
+            }
+            t.parts = parts
+            let local = parts.map { TileRegion(x: $0.x - x, y: $0.y - y, width: $0.width, height: $0.height) }
+            func clippedStroke(_ cr: OpaquePointer) {
+                for p in local { cairo_rectangle(cr, Double(p.x), Double(p.y), Double(p.width), Double(p.height)) }
+                cairo_clip(cr)
+                cairo_translate(cr, -Double(x), -Double(y))
+                stroke(cr)
+            }
+            t.draw = { pixels, stride in
+                OverlayRenderer.withContext(pixels, stride: stride, width: w, height: h, clearing: local, clippedStroke)
+            }
+            t.solid = SolidInk(color: color) { alpha, stride in
+                OverlayRenderer.withContext(alpha, stride: stride, width: w, height: h, format: CAIRO_FORMAT_A8,
+                                            clearing: local, clippedStroke)
             }
             return [t]
         case .box(let rect, let color, let radius):
@@ -194,13 +224,20 @@ public final class OverlayRenderer {
 
     /// Runs `body` with a cairo context on `pixels` (premultiplied ARGB32), cleared to transparent
     /// (only the `clearing` regions, in tile pixels, when given: `body` must draw only there).
+    /// `format` is ARGB32 or A8 (one byte per pixel: alpha only).
     static func withContext(_ pixels: UnsafeMutableRawPointer, stride: Int, width: Int, height: Int,
+                            format: cairo_format_t = CAIRO_FORMAT_ARGB32,
                             clearing: [TileRegion]? = nil, _ body: (OpaquePointer) -> Void) {
-        let surface = cairo_image_surface_create_for_data(pixels.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
+        let surface = cairo_image_surface_create_for_data(pixels.assumingMemoryBound(to: UInt8.self), format,
                                                           Int32(width), Int32(height), Int32(stride))
         let cr = cairo_create(surface)!
-        for r in clearing ?? [TileRegion(x: 0, y: 0, width: width, height: height)] {
-            for row in r.y..<r.maxY { memset(pixels + row * stride + r.x * 4, 0, r.width * 4) }
+        let bytes = format == CAIRO_FORMAT_A8 ? 1 : 4
+        if let clearing {
+            for r in clearing {
+                for row in r.y..<r.maxY { memset(pixels + row * stride + r.x * bytes, 0, r.width * bytes) }
+            }
+        } else {
+            for row in 0..<height { memset(pixels + row * stride, 0, width * bytes) }
         }
         body(cr)
         cairo_destroy(cr)

@@ -41,42 +41,57 @@ final class OverlayBlendTests: XCTestCase {
         // Outline and label (the built-in style, fading in: global alpha) plus a half-transparent box.
         let style = ##"{"rules": [{"overlays": [{"type": "outline"}, {"type": "label", "anchor": "top-center", "offset": {"y": [-0.5, "self"]}},"## +
             ##" {"type": "box", "color": "#ff000080", "size": {"width": [0.5, "code"], "height": [0.5, "code"]}}]}]}"##
+        for format in ["I420", "NV12", "YUY2", "BGRx", "RGBA", "AYUV"] {
+            try assertBlendMatchesCompositionBlend(style: style, format: format)
+        }
+    }
+
+    func testAHalfTransparentOutlineColourBlendsLikeGStreamersCompositionBlend() throws {
+        // Outlines reach YUV frames as one colour and an alpha mask: the colour's alpha must carry through.
+        let style = ##"{"rules": [{"overlays": [{"type": "outline", "color": "#ff800080", "width": 5}]}]}"##
+        for format in ["I420", "NV12", "BGRx"] {
+            try assertBlendMatchesCompositionBlend(style: style, format: format, minimumChanged: 500)
+        }
+    }
+
+    /// Blend mode's frames equal `gst_video_overlay_composition_blend` of meta mode's composition
+    /// (within 2 levels, 4 on frames with alpha), fading in and after, for an upright and a turned code.
+    private func assertBlendMatchesCompositionBlend(style: String, format: String, minimumChanged: Int = 2000,
+                                                    file: StaticString = #filePath, line: UInt = #line) throws {
         let codes = [code("Blend me", quad: Quad(Rect(x: 100.4, y: 90.7, width: 60, height: 50))),
                      code("Another", id: 2, quad: Quad(topLeft: Point(x: 200, y: 120), topRight: Point(x: 250, y: 140),
                                                        bottomRight: Point(x: 230, y: 190), bottomLeft: Point(x: 180, y: 170)))]
-        for format in ["I420", "NV12", "YUY2", "BGRx", "RGBA", "AYUV"] {
-            var info = GstVideoInfo()
-            _ = gst_video_info_set_format(&info, gst_video_format_from_string(format), 320, 240)
-            // Padding bytes (the x of BGRx) as producers write them: 0xff.
-            let frame = format == "BGRx" ? ramp(size: Int(info.size)).enumerated().map { $0.offset % 4 == 3 ? 255 : $0.element }
-                : ramp(size: Int(info.size))
-            // Frames with alpha: the colours are divided by the blended alpha, which magnifies rounding.
-            let tolerance = ["RGBA", "AYUV"].contains(format) ? 4 : 2
-            let blend = OverlayHarness("aroverlay", format: format)
-            let meta = OverlayHarness("aroverlay", format: format,
-                                      sinkCaps: "video/x-raw(meta:GstVideoOverlayComposition),format=\(format),width=320,height=240,framerate=25/1")
-            gst_harness_add_propose_allocation_meta(meta.h, gst_video_overlay_composition_meta_api_get_type(), nil)
-            for h in [blend, meta] { h.set("style", style) }
-            for t in [0.0, 0.04, 0.2] {
-                let blended = try XCTUnwrap(blend.push(frame, codes: codes, seconds: t))
-                let reference = try XCTUnwrap(meta.push(frame, codes: codes, seconds: t))
-                let m = try XCTUnwrap(gst_buffer_get_meta(reference.pointer, gst_video_overlay_composition_meta_api_get_type()))
-                let composition = UnsafeMutableRawPointer(m).assumingMemoryBound(to: GstVideoOverlayCompositionMeta.self).pointee.overlay!
-                let copy = gst_buffer_copy_deep(reference.pointer)!
-                var mapped = GstVideoFrame()
-                XCTAssertNotEqual(gst_video_frame_map(&mapped, &info, copy, GstMapFlags(rawValue: 3)), 0)
-                XCTAssertNotEqual(gst_video_overlay_composition_blend(composition, &mapped), 0)
-                gst_video_frame_unmap(&mapped)
-                let expected = OutputBuffer(copy).bytes
-                XCTAssertEqual(expected.count, blended.bytes.count)
-                var worst = 0, changed = 0
-                for i in 0..<min(expected.count, blended.bytes.count) {
-                    worst = max(worst, abs(Int(expected[i]) - Int(blended.bytes[i])))
-                    if expected[i] != frame[i] { changed += 1 }
-                }
-                XCTAssertLessThanOrEqual(worst, tolerance, "\(format) at \(t) s")
-                XCTAssertGreaterThan(changed, 2000, "\(format): something drawn")
+        var info = GstVideoInfo()
+        _ = gst_video_info_set_format(&info, gst_video_format_from_string(format), 320, 240)
+        // Padding bytes (the x of BGRx) as producers write them: 0xff.
+        let frame = format == "BGRx" ? ramp(size: Int(info.size)).enumerated().map { $0.offset % 4 == 3 ? 255 : $0.element }
+            : ramp(size: Int(info.size))
+        // Frames with alpha: the colours are divided by the blended alpha, which magnifies rounding.
+        let tolerance = ["RGBA", "AYUV"].contains(format) ? 4 : 2
+        let blend = OverlayHarness("aroverlay", format: format)
+        let meta = OverlayHarness("aroverlay", format: format,
+                                  sinkCaps: "video/x-raw(meta:GstVideoOverlayComposition),format=\(format),width=320,height=240,framerate=25/1")
+        gst_harness_add_propose_allocation_meta(meta.h, gst_video_overlay_composition_meta_api_get_type(), nil)
+        for h in [blend, meta] { h.set("style", style) }
+        for t in [0.0, 0.04, 0.2] {
+            let blended = try XCTUnwrap(blend.push(frame, codes: codes, seconds: t))
+            let reference = try XCTUnwrap(meta.push(frame, codes: codes, seconds: t))
+            let m = try XCTUnwrap(gst_buffer_get_meta(reference.pointer, gst_video_overlay_composition_meta_api_get_type()))
+            let composition = UnsafeMutableRawPointer(m).assumingMemoryBound(to: GstVideoOverlayCompositionMeta.self).pointee.overlay!
+            let copy = gst_buffer_copy_deep(reference.pointer)!
+            var mapped = GstVideoFrame()
+            XCTAssertNotEqual(gst_video_frame_map(&mapped, &info, copy, GstMapFlags(rawValue: 3)), 0, file: file, line: line)
+            XCTAssertNotEqual(gst_video_overlay_composition_blend(composition, &mapped), 0, file: file, line: line)
+            gst_video_frame_unmap(&mapped)
+            let expected = OutputBuffer(copy).bytes
+            XCTAssertEqual(expected.count, blended.bytes.count, file: file, line: line)
+            var worst = 0, changed = 0
+            for i in 0..<min(expected.count, blended.bytes.count) {
+                worst = max(worst, abs(Int(expected[i]) - Int(blended.bytes[i])))
+                if expected[i] != frame[i] { changed += 1 }
             }
+            XCTAssertLessThanOrEqual(worst, tolerance, "\(format) at \(t) s", file: file, line: line)
+            XCTAssertGreaterThan(changed, minimumChanged, "\(format): something drawn", file: file, line: line)
         }
     }
 

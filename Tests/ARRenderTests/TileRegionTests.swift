@@ -108,3 +108,52 @@ final class OutlineTileTests: XCTestCase {
         }
     }
 }
+
+/// An outline's ink as one colour and an alpha mask (`RenderTile.solid`) is its drawn pixels, unpremultiplied.
+final class SolidInkTests: XCTestCase {
+    /// Every pixel of `tile`'s regions: the alpha of `draw` and of `solid.drawAlpha`.
+    private func alphas(_ tile: RenderTile) throws -> [(drawn: UInt32, mask: UInt32)] {
+        let solid = try XCTUnwrap(tile.solid)
+        var argb = [UInt32](repeating: 0xdead_beef, count: tile.width * tile.height)
+        let maskStride = (tile.width + 3) & ~3
+        var mask = [UInt8](repeating: 0x5a, count: maskStride * tile.height)
+        argb.withUnsafeMutableBytes { tile.draw($0.baseAddress!, tile.width * 4) }
+        mask.withUnsafeMutableBytes { solid.drawAlpha($0.baseAddress!, maskStride) }
+        var result: [(UInt32, UInt32)] = []
+        for r in tile.regions {
+            for y in r.y..<r.maxY {
+                for x in r.x..<r.maxX {
+                    result.append((argb[(y - tile.y) * tile.width + x - tile.x] >> 24, UInt32(mask[(y - tile.y) * maskStride + x - tile.x])))
+                }
+            }
+        }
+        return result
+    }
+
+    func testAnOutlinesAlphaMaskEqualsTheAlphaOfItsDrawnPixels() throws {
+        let color = Color(red: 1, green: 0.5, blue: 0, alpha: 0.6)
+        let upright = Quad(Rect(x: 100.3, y: 80.6, width: 140, height: 140))
+        let turned = Quad(topLeft: Point(x: 200, y: 100), topRight: Point(x: 300, y: 200),
+                          bottomRight: Point(x: 200, y: 300), bottomLeft: Point(x: 100, y: 200))
+        for quad in [upright, turned] {
+            let tile = try XCTUnwrap(OverlayRenderer().tiles(for: .outline(quad: quad, color: color, width: 3), opacity: 1,
+                                                             frameWidth: 640, frameHeight: 480).first)
+            XCTAssertEqual(tile.solid?.color, color)
+            let px = try alphas(tile)
+            XCTAssertGreaterThan(px.filter { $0.mask > 0 }.count, 4 * 100 * 2)
+            for (i, p) in px.enumerated() where p.drawn != p.mask {
+                XCTFail("pixel \(i): drawn alpha \(p.drawn), mask \(p.mask)")
+                break
+            }
+        }
+    }
+
+    func testOnlyOneColourTilesHaveSolidInk() throws {
+        let renderer = OverlayRenderer()
+        let label = LabelContent(text: "x", font: "Sans 12px", color: Color(red: 1, green: 1, blue: 1), background: nil,
+                                 padding: 2, radius: 0)
+        let tile = try XCTUnwrap(renderer.tiles(for: .label(label, rect: PlacedRect(center: Point(x: 50, y: 50), width: 20, height: 20)),
+                                                opacity: 1, frameWidth: 640, frameHeight: 480).first)
+        XCTAssertNil(tile.solid)
+    }
+}
