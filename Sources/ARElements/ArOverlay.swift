@@ -288,8 +288,10 @@ public final class ArOverlay: VideoFilterElement {
 
         var tiles: [RenderTile] = []
         let drawHandlers = hasHandlers(.draw)
+        let defaultFont = s.font ?? "Sans Bold"
         for e in changes.visible {
-            for op in drawOps(for: e, state: state, overrides: shared, generation: generation, frameHeight: frame.height) {
+            for op in drawOps(for: e, state: state, overrides: shared, generation: generation, defaultFont: defaultFont,
+                              frameHeight: frame.height) {
                 tiles += state.renderer.tiles(for: op.op, opacity: e.opacity * op.opacity, frameWidth: frame.width,
                                               frameHeight: frame.height)
             }
@@ -337,7 +339,7 @@ public final class ArOverlay: VideoFilterElement {
 
     /// The overlays of one code on this frame with their geometry.
     private func drawOps(for e: OverlayTimeline.Entry, state: State, overrides: Overrides, generation: Int,
-                         frameHeight: Int) -> [(op: DrawOp, opacity: Double)] {
+                         defaultFont: String, frameHeight: Int) -> [(op: DrawOp, opacity: Double)] {
         let overlays: [ResolvedOverlay]
         if let cached = state.resolved[e.key], cached.info == e.info, cached.generation == generation {
             overlays = cached.overlays
@@ -349,7 +351,6 @@ public final class ArOverlay: VideoFilterElement {
             }
             state.resolved[e.key] = (e.info, generation, overlays)
         }
-        let defaultFont = settings.snapshot.font ?? "Sans Bold"
         var ops: [(DrawOp, Double)] = []
         for o in overlays {
             let spec = o.spec

@@ -237,10 +237,11 @@ final class OverlayBlender {
         let finfo = view.info.finfo.pointee
         withUnsafeMutableBytes(of: &view.data) { data in
             let planes = data.bindMemory(to: UnsafeMutableRawPointer?.self)
-            var done: Set<Int> = []
+            var done: UInt32 = 0  // bit p: plane p moved
             for c in 0..<Int(finfo.n_components) {
                 let plane = Int(tuple(finfo.plane, c) as guint)
-                guard done.insert(plane).inserted, let base = planes[plane] else { continue }
+                guard done & (1 << plane) == 0, let base = planes[plane] else { continue }
+                done |= 1 << plane
                 let wsub = Int(tuple(finfo.w_sub, c) as guint), hsub = Int(tuple(finfo.h_sub, c) as guint)
                 let pstride = Int(tuple(finfo.pixel_stride, c) as gint)
                 planes[plane] = base + (y0 >> hsub) * frame.stride(plane) + (x0 >> wsub) * pstride

@@ -17,9 +17,10 @@ final class OverlayTileCache {
 
     /// The object for `key` (a new reference), or nil.
     func object(for key: AnyHashable) -> UnsafeMutablePointer<GstMiniObject>? {
-        guard let e = entries[key] else { return nil }
-        entries[key] = (e.object, frame)
-        return gst_mini_object_ref(e.object)
+        // One hash of the key (labels' keys hash their text and font).
+        guard let i = entries.index(forKey: key) else { return nil }
+        entries.values[i].lastUsed = frame
+        return gst_mini_object_ref(entries.values[i].object)
     }
 
     /// Keeps `object` (takes a new reference) for `key`.
