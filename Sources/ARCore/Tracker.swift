@@ -20,13 +20,18 @@ public struct Detection: Hashable, Sendable {
     public var quad: Quad
     /// Detector-specific quality score (higher is better).
     public var quality: Int
+    /// False when `quad` is only part of the code's outline (e.g. clipped by the frame border, or a
+    /// 1D code whose outline could not be fitted): it confirms the code and its place, but a track
+    /// it continues keeps its own size and shape.
+    public var outlineComplete: Bool
 
     /// A detection of `payload` bytes at `quad` (pixels).
-    public init(symbology: String, payload: [UInt8], quad: Quad, quality: Int = 0) {
+    public init(symbology: String, payload: [UInt8], quad: Quad, quality: Int = 0, outlineComplete: Bool = true) {
         self.symbology = symbology
         self.payload = payload
         self.quad = quad
         self.quality = quality
+        self.outlineComplete = outlineComplete
     }
 
     /// Convenience for a text payload, stored as its UTF-8 bytes.
@@ -174,7 +179,9 @@ public struct Tracker: Sendable {
     ///   other's quad are merged first (twins cannot overlap); the highest `quality` one (first on ties)
     ///   is kept. An unmatched detection whose centre lies inside a same-code track is dropped.
     /// - Matching: greedy over all (detection, live track) pairs with equal symbology and payload,
-    ///   nearest centres first. A matched track takes the detection's quad and becomes `detected`.
+    ///   nearest centres first. A matched track takes the detection's quad and becomes `detected`;
+    ///   from a detection whose outline is not complete it keeps its own quad, moved onto the
+    ///   detection's centre only when that lies outside it.
     /// - New tracks: each unmatched detection starts a track, in input order, while fewer than
     ///   `maxTracks` are alive; the rest are dropped for this frame (they are retried on the next).
     /// - Expiry: a track with `timestamp - lastDecoded > expiryNanoseconds` cannot be matched; it is
@@ -223,7 +230,12 @@ public struct Tracker: Sendable {
             detectionMatched[pair.detection] = true
             trackMatched[pair.track] = true
             let detection = merged[pair.detection]
-            survivors[pair.track].quad = detection.quad
+            if detection.outlineComplete {
+                survivors[pair.track].quad = detection.quad
+            } else if !survivors[pair.track].quad.contains(detection.quad.center) {
+                let d = detection.quad.center - survivors[pair.track].quad.center
+                survivors[pair.track].quad = survivors[pair.track].quad.translated(dx: d.x, dy: d.y)
+            }
             survivors[pair.track].quality = detection.quality
             survivors[pair.track].lastDecodedNanoseconds = now
             survivors[pair.track].state = .detected
@@ -264,11 +276,13 @@ public struct Tracker: Sendable {
         coasting = [:]
     }
 
-    /// Merges same-code detections that overlap (one's centre inside the other's quad). Keeps the
-    /// highest quality one (the earlier on ties), in input order.
+    /// Merges same-code detections that overlap (one's centre inside the other's quad). Keeps a
+    /// complete outline over a partial one, then the highest quality one (the earlier on ties), in input order.
     private static func mergeDuplicates(_ detections: [Detection]) -> [Detection] {
-        // Best quality first; equal quality keeps input order.
+        // Complete outlines first, then best quality; ties keep input order.
         let byQuality = detections.indices.sorted { a, b in
+            let ca = detections[a].outlineComplete, cb = detections[b].outlineComplete
+            if ca != cb { return ca }
             let qa = detections[a].quality, qb = detections[b].quality
             return qa != qb ? qa > qb : a < b
         }

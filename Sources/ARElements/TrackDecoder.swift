@@ -36,13 +36,25 @@ final class TrackDecoder {
     }
 
     /// 1D outlines fitted edge by edge (`LinearOutlineRefiner`): the detector's are rectangles as
-    /// tall as the bars it could follow, which misses codes seen in perspective and fine bars.
+    /// tall as the bars it could follow, which misses codes seen in perspective and fine bars. A 1D
+    /// code without a fit, and any code touching the frame border (clipped), is marked as a partial
+    /// outline: it confirms its track without shrinking it.
     private func refined(_ detections: [Detection], in plane: LumaPlane) -> [Detection] {
         detections.map { d in
-            guard !Self.twoDimensional.contains(d.symbology), let quad = refiner.refine(d.quad, in: plane) else { return d }
             var out = d
-            out.quad = quad
+            if !Self.twoDimensional.contains(d.symbology) {
+                if let quad = refiner.refine(d.quad, in: plane) { out.quad = quad } else { out.outlineComplete = false }
+            }
+            if Self.touchesBorder(out.quad, width: plane.width, height: plane.height) { out.outlineComplete = false }
             return out
+        }
+    }
+
+    /// Whether a corner of `quad` lies within `borderPixels` of the frame's edge (or outside it).
+    static func touchesBorder(_ quad: Quad, width: Int, height: Int, borderPixels: Double = 2) -> Bool {
+        quad.corners.contains {
+            $0.x < borderPixels || $0.y < borderPixels
+                || $0.x > Double(width) - borderPixels || $0.y > Double(height) - borderPixels
         }
     }
 

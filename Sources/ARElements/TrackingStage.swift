@@ -92,17 +92,23 @@ final class TrackingStage {
 
     /// Detections decoded on frame `index` (e.g. by a worker), moved onto the frame in progress: by
     /// the tracked motion of the track they belong to, else by the image motion from `pyramid`
-    /// (that frame's luma) to this frame's. Detections that cannot be carried are dropped.
+    /// (that frame's luma) to this frame's. A new code (no live track of its payload) whose motion
+    /// cannot be measured is kept where it was decoded, a few frames old: the flow and the next
+    /// re-decode around it correct it, where dropping it would wait for another full scan. Other
+    /// detections that cannot be carried are dropped.
     func carry(_ detections: [Detection], from index: UInt64, pyramid: LumaPyramid?) -> [Detection] {
         guard index != frameIndex else { return detections }
         let live = tracker.liveTracks
         return detections.compactMap { d in
             if let moved = history.carry(d, from: index, to: live) { return moved }
-            guard let pyramid, let cur = current, pyramid.width == cur.width, pyramid.height == cur.height else { return nil }
+            let isNew = !live.contains { $0.symbology == d.symbology && $0.payload == d.payload }
+            guard let pyramid, let cur = current, pyramid.width == cur.width, pyramid.height == cur.height else {
+                return isNew ? d : nil
+            }
             // A code's own texture may not be enough (fine bars follow only across): retry with
             // its surroundings, a region twice its size.
             guard let m = estimator.estimate(d.quad, from: pyramid, to: cur)
-                    ?? estimator.estimate(Self.grown(d.quad, by: 2), from: pyramid, to: cur) else { return nil }
+                    ?? estimator.estimate(Self.grown(d.quad, by: 2), from: pyramid, to: cur) else { return isNew ? d : nil }
             var moved = d
             moved.quad = m.transform.apply(d.quad)
             return moved

@@ -193,8 +193,11 @@ public struct LinearOutlineRefiner: Sendable {
         let limit = max(3, 1.5 * max(gaps[gaps.count - 1], 2 * gaps[gaps.count / 2]))
         while first > 0, edges[first] - edges[first - 1] <= limit { first -= 1 }
         while last < edges.count - 1, edges[last + 1] - edges[last] <= limit { last += 1 }
-        // A walk that reached the end of the searched line did not find the quiet zone.
-        guard first > 0 || edges[first] - from > limit, last < edges.count - 1 || to - edges[last] > limit else { return nil }
+        // A walk that reached the end of the searched line, or of the image on it (a code clipped
+        // by the frame border), did not find the quiet zone.
+        guard let lo = valid.firstIndex(of: true), let hi = valid.lastIndex(of: true) else { return nil }
+        let seenFrom = from + Double(lo) * step, seenTo = from + Double(hi) * step
+        guard first > 0 || edges[first] - seenFrom > limit, last < edges.count - 1 || seenTo - edges[last] > limit else { return nil }
         return edges[first]...edges[last]
     }
 

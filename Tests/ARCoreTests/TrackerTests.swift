@@ -195,4 +195,38 @@ final class TrackerTests: XCTestCase {
         let d = Detection(symbology: "QR-Code", payload: [0x41, 0xFF, 0x42], quad: Quad(Rect(x: 0, y: 0, width: 1, height: 1)))
         XCTAssertEqual(d.text, "A\u{FFFD}B")
     }
+
+    func testPartialOutlineConfirmsTheTrackWithoutShrinkingIt() {
+        var tracker = Tracker()
+        let full = code("A", x: 100, y: 100)
+        _ = tracker.update(detections: [full], timestampNanoseconds: 0)
+        // A reading clipped to a sliver inside the code: the track keeps its size.
+        var sliver = Detection(symbology: "QR-Code", text: "A", quad: Quad(Rect(x: 110, y: 115, width: 20, height: 4)))
+        sliver.outlineComplete = false
+        let update = tracker.update(detections: [sliver], timestampNanoseconds: 40 * ms)
+        XCTAssertEqual(update.updated.map(\.id), [1])
+        XCTAssertEqual(update.tracks.first?.state, .detected)
+        XCTAssertEqual(update.tracks.first?.quad, full.quad)
+    }
+
+    func testPartialOutlineOutsideTheTrackMovesItThereKeepingItsSize() {
+        var tracker = Tracker()
+        _ = tracker.update(detections: [code("A", x: 100, y: 100)], timestampNanoseconds: 0)
+        var sliver = Detection(symbology: "QR-Code", text: "A", quad: Quad(Rect(x: 150, y: 118, width: 20, height: 4)))
+        sliver.outlineComplete = false
+        let update = tracker.update(detections: [sliver], timestampNanoseconds: 40 * ms)
+        let quad = update.tracks.first!.quad
+        XCTAssertEqual(quad.center.x, 160, accuracy: 1e-9)
+        XCTAssertEqual(quad.center.y, 120, accuracy: 1e-9)
+        XCTAssertEqual(quad.meanSide, 40, accuracy: 1e-9)
+    }
+
+    func testCompleteOutlineWinsOverAPartialReadingOfTheSameCode() {
+        var tracker = Tracker()
+        let full = code("A", x: 100, y: 100)
+        var sliver = Detection(symbology: "QR-Code", text: "A", quad: Quad(Rect(x: 110, y: 115, width: 20, height: 4)), quality: 9)
+        sliver.outlineComplete = false
+        let update = tracker.update(detections: [sliver, full], timestampNanoseconds: 0)
+        XCTAssertEqual(update.tracks.map(\.quad), [full.quad])
+    }
 }

@@ -43,4 +43,12 @@ final class LinearOutlineTests: XCTestCase {
         let q = Quad(Rect(x: 100, y: 120, width: 180, height: 20))
         XCTAssertNil(LinearOutlineRefiner().refine(q, in: plane))
     }
+
+    func testACodeClippedByTheFrameBorderGetsNoFit() throws {
+        // The first bars lie left of the frame: a fit would end at the border, short of the code.
+        let placement = CodePlacement(center: Point(x: 70, y: 150), moduleSize: 2, rotationDegrees: 0, barHeight: 60)
+        let (plane, truth) = try frame(try CodeMatrix.ean13("4006381333931"), placement)
+        XCTAssertLessThan(truth.topLeft.x, 0)
+        XCTAssertNil(LinearOutlineRefiner().refine(roughOutline(truth), in: plane))
+    }
 }
