@@ -16,3 +16,25 @@ extension Quad {
         return sign != 0
     }
 }
+
+extension Quad {
+    /// Whether this quad is a plausible image of `previous` after one motion step: finite, convex
+    /// with the same winding, and its area within `maxAreaRatio` (either way) of `previous`'s. A
+    /// motion fitted to a few stray points can fold a quad or blow it up; such a step is refused.
+    public func isPlausibleMove(from previous: Quad, maxAreaRatio: Double = 2) -> Bool {
+        guard isFinite else { return false }
+        let before = previous.signedArea, after = signedArea
+        guard before != 0, after != 0, (before > 0) == (after > 0) else { return false }
+        let ratio = after / before
+        guard ratio <= maxAreaRatio, ratio >= 1 / maxAreaRatio else { return false }
+        let c = corners
+        var sign = 0.0
+        for i in 0..<4 {
+            let a = c[i], b = c[(i + 1) % 4], e = c[(i + 2) % 4]
+            let cross = (b.x - a.x) * (e.y - b.y) - (b.y - a.y) * (e.x - b.x)
+            guard cross != 0 else { return false }
+            if sign == 0 { sign = cross } else if (cross > 0) != (sign > 0) { return false }
+        }
+        return true
+    }
+}

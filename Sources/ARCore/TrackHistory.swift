@@ -39,7 +39,7 @@ public struct TrackHistory: Sendable {
               let h = Homography(from: old.quad, to: current.quad) else { return nil }
         var moved = detection
         moved.quad = h.apply(detection.quad)
-        guard moved.quad.corners.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { return nil }
+        guard moved.quad.isPlausibleMove(from: detection.quad) else { return nil }
         return moved
     }
 

@@ -144,8 +144,9 @@ public struct Tracker: Sendable {
 
     /// Moves the live tracks onto a new frame, before `update` matches its detections: a track with
     /// an entry in `motions` (previous-frame pixels → this frame's, measured in the image) takes it;
-    /// any other coasts on its last measured centre velocity, damped by 0.8 per frame, so a code
-    /// hidden or out of view drifts to a halt. Call at most once per frame.
+    /// any other (or one whose motion would fold its quad or change its area more than twofold)
+    /// coasts on its last measured centre velocity, damped by 0.8 per frame, so a code hidden or
+    /// out of view drifts to a halt. Call at most once per frame.
     public mutating func advance(motions: [UInt64: Homography]) {
         following = []
         for i in live.indices {
@@ -153,18 +154,26 @@ public struct Tracker: Sendable {
             let before = live[i].quad
             if let h = motions[id] {
                 let moved = h.apply(before)
-                guard moved.corners.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { continue }
+                // A folded or blown-up quad is a bad fit, not a motion: coast instead.
+                if !moved.isPlausibleMove(from: before) { coast(i); continue }
                 live[i].quad = moved
                 velocity[id] = moved.center - before.center
                 following.insert(id)
                 coasting[id] = 0
-            } else if let v = velocity[id] {
-                let n = (coasting[id] ?? 0) + 1
-                coasting[id] = n
-                let d = v * pow(0.8, Double(n))
-                live[i].quad = before.translated(dx: d.x, dy: d.y)
+            } else {
+                coast(i)
             }
         }
+    }
+
+    /// Moves track `i` by its last measured velocity, damped by 0.8 per frame coasted.
+    private mutating func coast(_ i: Int) {
+        let id = live[i].id
+        guard let v = velocity[id] else { return }
+        let n = (coasting[id] ?? 0) + 1
+        coasting[id] = n
+        let d = v * pow(0.8, Double(n))
+        live[i].quad = live[i].quad.translated(dx: d.x, dy: d.y)
     }
 
     /// Scales every live track's quad (e.g. after the frame size changed), x by `sx`, y by `sy`.
@@ -180,8 +189,8 @@ public struct Tracker: Sendable {
     ///   is kept. An unmatched detection whose centre lies inside a same-code track is dropped.
     /// - Matching: greedy over all (detection, live track) pairs with equal symbology and payload,
     ///   nearest centres first. A matched track takes the detection's quad and becomes `detected`;
-    ///   from a detection whose outline is not complete it keeps its own quad, moved onto the
-    ///   detection's centre only when that lies outside it.
+    ///   from a detection whose outline is not complete it keeps its own size and shape, moved onto
+    ///   the detection's centre when the detection spans the code's length or lies outside it.
     /// - New tracks: each unmatched detection starts a track, in input order, while fewer than
     ///   `maxTracks` are alive; the rest are dropped for this frame (they are retried on the next).
     /// - Expiry: a track with `timestamp - lastDecoded > expiryNanoseconds` cannot be matched; it is
@@ -232,9 +241,8 @@ public struct Tracker: Sendable {
             let detection = merged[pair.detection]
             if detection.outlineComplete {
                 survivors[pair.track].quad = detection.quad
-            } else if !survivors[pair.track].quad.contains(detection.quad.center) {
-                let d = detection.quad.center - survivors[pair.track].quad.center
-                survivors[pair.track].quad = survivors[pair.track].quad.translated(dx: d.x, dy: d.y)
+            } else {
+                survivors[pair.track].quad = Tracker.confirmed(survivors[pair.track].quad, by: detection.quad)
             }
             survivors[pair.track].quality = detection.quality
             survivors[pair.track].lastDecodedNanoseconds = now
@@ -265,6 +273,16 @@ public struct Tracker: Sendable {
         let byID: (Track, Track) -> Bool = { $0.id < $1.id }
         return TrackerUpdate(tracks: (live + removed).sorted(by: byID), added: added.sorted(by: byID),
                              updated: updated.sorted(by: byID), removed: removed.sorted(by: byID))
+    }
+
+    /// A track at `quad` confirmed by a partial outline `part` (same code): the track keeps its size
+    /// and shape, moved onto `part`'s centre when `part` spans the code's length (a 1D reading as
+    /// long as the code but not as tall) or lies outside it; a shorter piece inside it moves nothing.
+    static func confirmed(_ quad: Quad, by part: Quad) -> Quad {
+        let longest = { (q: Quad) in (0..<4).map { q.corners[$0].distance(to: q.corners[($0 + 1) % 4]) }.max() ?? 0 }
+        guard longest(part) >= 0.8 * longest(quad) || !quad.contains(part.center) else { return quad }
+        let d = part.center - quad.center
+        return quad.translated(dx: d.x, dy: d.y)
     }
 
     /// Forgets every track (without reporting them). Ids keep increasing: a later track never reuses one.

@@ -107,11 +107,14 @@ final class TrackingStage {
             }
             // A code's own texture may not be enough (fine bars follow only across): retry with
             // its surroundings, a region twice its size.
-            guard let m = estimator.estimate(d.quad, from: pyramid, to: cur)
-                    ?? estimator.estimate(Self.grown(d.quad, by: 2), from: pyramid, to: cur) else { return isNew ? d : nil }
-            var moved = d
-            moved.quad = m.transform.apply(d.quad)
-            return moved
+            // A fit that folds the quad or changes its area twofold is refused.
+            for region in [d.quad, Self.grown(d.quad, by: 2)] {
+                guard let m = estimator.estimate(region, from: pyramid, to: cur) else { continue }
+                var moved = d
+                moved.quad = m.transform.apply(d.quad)
+                if moved.quad.isPlausibleMove(from: d.quad) { return moved }
+            }
+            return isNew ? d : nil
         }
     }
 

@@ -221,6 +221,18 @@ final class TrackerTests: XCTestCase {
         XCTAssertEqual(quad.meanSide, 40, accuracy: 1e-9)
     }
 
+    func testPartialOutlineAsLongAsTheCodeCentresTheTrackKeepingItsSize() {
+        var tracker = Tracker()
+        _ = tracker.update(detections: [code("A", x: 100, y: 100)], timestampNanoseconds: 0)
+        // A 1D-like reading: the code's full length, a few pixels tall, 6 px further right.
+        var line = Detection(symbology: "QR-Code", text: "A", quad: Quad(Rect(x: 106, y: 118, width: 40, height: 4)))
+        line.outlineComplete = false
+        let quad = tracker.update(detections: [line], timestampNanoseconds: 40 * ms).tracks.first!.quad
+        XCTAssertEqual(quad.center.x, 126, accuracy: 1e-9)
+        XCTAssertEqual(quad.center.y, 120, accuracy: 1e-9)
+        XCTAssertEqual(quad.meanSide, 40, accuracy: 1e-9)
+    }
+
     func testCompleteOutlineWinsOverAPartialReadingOfTheSameCode() {
         var tracker = Tracker()
         let full = code("A", x: 100, y: 100)
@@ -228,5 +240,14 @@ final class TrackerTests: XCTestCase {
         sliver.outlineComplete = false
         let update = tracker.update(detections: [sliver, full], timestampNanoseconds: 0)
         XCTAssertEqual(update.tracks.map(\.quad), [full.quad])
+    }
+
+    func testAMotionThatFoldsOrBlowsUpAQuadIsNotAPlausibleMove() {
+        let square = Quad(Rect(x: 0, y: 0, width: 40, height: 40))
+        XCTAssertTrue(square.translated(dx: 5, dy: -3).isPlausibleMove(from: square))
+        let folded = Quad(topLeft: square.topLeft, topRight: square.bottomRight, bottomRight: square.topRight,
+                          bottomLeft: square.bottomLeft)
+        XCTAssertFalse(folded.isPlausibleMove(from: square))
+        XCTAssertFalse(square.scaled(sx: 2, sy: 2).isPlausibleMove(from: square))
     }
 }
