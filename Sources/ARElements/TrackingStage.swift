@@ -19,6 +19,8 @@ final class TrackingStage {
     /// Pyramid of the previous frame's luma, and of the frame in progress.
     private var previous: LumaPyramid?
     private(set) var current: LumaPyramid?
+    /// The pyramid before `previous`, whose buffers the next frame's pyramid reuses when nothing else holds them.
+    private var spare: LumaPyramid?
     /// Motion measured on the last frame per track: the guess for the next.
     private var lastMotion: [UInt64: Homography] = [:]
     private var smoothers: [UInt64: QuadSmoother] = [:]
@@ -44,6 +46,7 @@ final class TrackingStage {
         history.reset()
         previous = nil
         current = nil
+        spare = nil
         lastMotion = [:]
         smoothers = [:]
     }
@@ -76,7 +79,10 @@ final class TrackingStage {
             smoothers = [:]
         }
         size = (frame.width, frame.height)
-        current = luma.map { LumaPyramid(LumaPlane(copying: $0), levelCount: Self.pyramidLevels) }
+        current = luma.map {
+            LumaPyramid(copying: $0.base, width: $0.width, height: $0.height, stride: $0.stride,
+                        levelCount: Self.pyramidLevels, reusing: &spare)
+        }
         var motions: [UInt64: Homography] = [:]
         if let prev = previous, let cur = current, prev.width == cur.width, prev.height == cur.height {
             for t in tracker.liveTracks {
@@ -130,6 +136,7 @@ final class TrackingStage {
     func finish(_ detections: [Detection], frame: VideoFrame) -> (update: TrackerUpdate, events: TrackEvents.Frame) {
         let update = tracker.update(detections: detections, timestampNanoseconds: timestamp)
         history.record(frame: frameIndex, tracks: update.tracks)
+        spare = previous
         previous = current
         let seconds = Double(timestamp) / 1e9
         var reported: [BarcodeRegion] = []

@@ -29,23 +29,29 @@ public struct PointFlow: Sendable {
     public func track(_ points: [Point], from previous: LumaPyramid, to next: LumaPyramid, guesses: [Point]? = nil) -> [Point?] {
         let levels = min(previous.levels.count, next.levels.count)
         guard previous.width == next.width, previous.height == next.height else { return points.map { _ in nil } }
-        return points.indices.map { i in
-            let guess = guesses?[i] ?? points[i]
-            return trackOne(points[i], guess: guess, previous: previous, next: next, levels: levels)
+        let n = (2 * windowRadius + 1) * (2 * windowRadius + 1)
+        // Window values and gradients, shared by every point (one allocation per call).
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 3 * n) { buffer in
+            let iv = buffer.baseAddress!, gx = iv + n, gy = gx + n
+            return points.indices.map { i in
+                let guess = guesses?[i] ?? points[i]
+                return trackOne(points[i], guess: guess, previous: previous, next: next, levels: levels, iv: iv, gx: gx, gy: gy)
+            }
         }
     }
 
-    private func trackOne(_ p: Point, guess: Point, previous: LumaPyramid, next: LumaPyramid, levels: Int) -> Point? {
+    private func trackOne(_ p: Point, guess: Point, previous: LumaPyramid, next: LumaPyramid, levels: Int,
+                          iv: UnsafeMutablePointer<Double>, gx: UnsafeMutablePointer<Double>,
+                          gy: UnsafeMutablePointer<Double>) -> Point? {
         let top = levels - 1
         var scale = Double(1 << top)
         // Displacement on the current level.
         var g = Point(x: (guess.x - p.x) / scale, y: (guess.y - p.y) / scale)
         let r = windowRadius, n = (2 * r + 1) * (2 * r + 1)
-        var iv = [Double](repeating: 0, count: n), gx = iv, gy = iv
         for level in stride(from: top, through: 0, by: -1) {
             let a = previous.levels[level], b = next.levels[level]
             let q = Point(x: p.x / scale, y: p.y / scale)
-            guard let (sxx, sxy, syy) = window(a, at: q, values: &iv, gx: &gx, gy: &gy) else {
+            guard let (sxx, sxy, syy) = window(a, at: q, values: iv, gx: gx, gy: gy) else {
                 if level == 0 { return nil }
                 g = g * 2; scale /= 2; continue
             }
@@ -76,8 +82,8 @@ public struct PointFlow: Sendable {
 
     /// Samples the window around `c` in `plane`: values and central-difference gradients, and the
     /// gradient matrix's entries. Nil when the window (plus one pixel) leaves the plane.
-    private func window(_ plane: LumaPlane, at c: Point, values: inout [Double], gx: inout [Double],
-                        gy: inout [Double]) -> (Double, Double, Double)? {
+    private func window(_ plane: LumaPlane, at c: Point, values: UnsafeMutablePointer<Double>,
+                        gx: UnsafeMutablePointer<Double>, gy: UnsafeMutablePointer<Double>) -> (Double, Double, Double)? {
         let r = Double(windowRadius)
         guard c.x - r - 1.5 >= 0, c.y - r - 1.5 >= 0, c.x + r + 1.5 < Double(plane.width),
               c.y + r + 1.5 < Double(plane.height) else { return nil }
@@ -89,20 +95,26 @@ public struct PointFlow: Sendable {
             let x0 = Int(fx.rounded(.down)), y0 = Int(fy.rounded(.down))
             let ax = fx - Double(x0), ay = fy - Double(y0)
             let w00 = (1 - ax) * (1 - ay), w10 = ax * (1 - ay), w01 = (1 - ax) * ay, w11 = ax * ay
-            @inline(__always) func at(_ x: Int, _ y: Int) -> Double {
-                let o = y * w + x
-                return w00 * Double(px[o]) + w10 * Double(px[o + 1]) + w01 * Double(px[o + w]) + w11 * Double(px[o + w + 1])
-            }
-            let side = 2 * windowRadius + 1
-            var k = 0
-            for j in 0..<side {
-                for i in 0..<side {
-                    let x = x0 + i, y = y0 + j
-                    values[k] = at(x, y)
-                    let dx = (at(x + 1, y) - at(x - 1, y)) / 2, dy = (at(x, y + 1) - at(x, y - 1)) / 2
-                    gx[k] = dx; gy[k] = dy
-                    sxx += dx * dx; sxy += dx * dy; syy += dy * dy
-                    k += 1
+            // The window plus a one-pixel border, sampled once; gradients are differences of it.
+            let side = 2 * windowRadius + 1, ps = side + 2
+            withUnsafeTemporaryAllocation(of: Double.self, capacity: ps * ps) { patch in
+                for j in 0..<ps {
+                    var o = (y0 - 1 + j) * w + x0 - 1
+                    for i in 0..<ps {
+                        patch[j * ps + i] = w00 * Double(px[o]) + w10 * Double(px[o + 1]) + w01 * Double(px[o + w]) + w11 * Double(px[o + w + 1])
+                        o += 1
+                    }
+                }
+                var k = 0
+                for j in 0..<side {
+                    for i in 0..<side {
+                        let c = (j + 1) * ps + i + 1
+                        values[k] = patch[c]
+                        let dx = (patch[c + 1] - patch[c - 1]) / 2, dy = (patch[c + ps] - patch[c - ps]) / 2
+                        gx[k] = dx; gy[k] = dy
+                        sxx += dx * dx; sxy += dx * dy; syy += dy * dy
+                        k += 1
+                    }
                 }
             }
         }
@@ -110,8 +122,8 @@ public struct PointFlow: Sendable {
     }
 
     /// Σ (I − J)·∇I over the window placed at `c` in `plane`, and Σ |I − J|. Nil outside the plane.
-    private func mismatch(_ plane: LumaPlane, at c: Point, values: [Double], gx: [Double],
-                          gy: [Double]) -> (Double, Double, Double)? {
+    private func mismatch(_ plane: LumaPlane, at c: Point, values: UnsafeMutablePointer<Double>,
+                          gx: UnsafeMutablePointer<Double>, gy: UnsafeMutablePointer<Double>) -> (Double, Double, Double)? {
         let r = Double(windowRadius)
         guard c.x.isFinite, c.y.isFinite, c.x - r - 0.5 >= 0, c.y - r - 0.5 >= 0, c.x + r + 1.5 < Double(plane.width),
               c.y + r + 1.5 < Double(plane.height) else { return nil }

@@ -50,4 +50,31 @@ final class MotionTests: XCTestCase {
         let plane = try XCTUnwrap(LumaPlane(width: 4, height: 2, pixels: [0, 4, 8, 8, 4, 0, 8, 8]))
         XCTAssertEqual(plane.halved().pixels, [2, 8])
     }
+
+    func testAPyramidBuiltIntoReusedBuffersEqualsOneBuiltFresh() throws {
+        // Odd sizes and a row stride wider than the image exercise the tails of the 4-pixel steps.
+        let (w, h, stride) = (203, 117, 211)
+        var state: UInt32 = 12345
+        let rows: [UInt8] = (0..<(stride * h)).map { _ in state = state &* 1_664_525 &+ 1_013_904_223; return UInt8(state >> 24) }
+        let plane = rows.withUnsafeBytes { LumaPlane(copying: $0.baseAddress!, width: w, height: h, stride: stride) }
+        let fresh = LumaPyramid(plane, levelCount: 4)
+        var spare: LumaPyramid? = LumaPyramid(try XCTUnwrap(LumaPlane(width: w, height: h, pixels: .init(repeating: 7, count: w * h))), levelCount: 4)
+        let reused = rows.withUnsafeBytes {
+            LumaPyramid(copying: $0.baseAddress!, width: w, height: h, stride: stride, levelCount: 4, reusing: &spare)
+        }
+        XCTAssertNil(spare)
+        XCTAssertEqual(reused.levels.count, fresh.levels.count)
+        for (a, b) in zip(reused.levels, fresh.levels) {
+            XCTAssertEqual(a.width, b.width)
+            XCTAssertEqual(a.pixels, b.pixels)
+        }
+        // The 2×2 mean, rounded, pixel by pixel.
+        let l1 = fresh.levels[1]
+        for y in 0..<l1.height {
+            for x in 0..<l1.width {
+                let s = [plane[x: 2 * x, y: 2 * y], plane[x: 2 * x + 1, y: 2 * y], plane[x: 2 * x, y: 2 * y + 1], plane[x: 2 * x + 1, y: 2 * y + 1]].reduce(0) { $0 + Int($1) }
+                XCTAssertEqual(Int(l1[x: x, y: y]), (s + 2) / 4)
+            }
+        }
+    }
 }
