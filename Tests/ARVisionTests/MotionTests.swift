@@ -20,6 +20,19 @@ final class MotionTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(m.inliers, 8)
     }
 
+    func testACode128MovingAlongItsBarsIsMeasured() throws {
+        // Points on straight bars see no motion along them; the bar ends along the top and bottom edges do.
+        func code128(_ placement: CodePlacement) throws -> (LumaPyramid, Quad) {
+            var image = try GrayImage(width: 320, height: 240, fill: 200)
+            let quad = try CodeRenderer().render(try CodeMatrix.code128("ALONG-128"), placement: placement, into: &image)
+            return (LumaPyramid(try XCTUnwrap(LumaPlane(width: 320, height: 240, pixels: image.pixels)), levelCount: 4), quad)
+        }
+        let (a, qa) = try code128(CodePlacement(center: Point(x: 160, y: 110), moduleSize: 1.5, rotationDegrees: 5, barHeight: 50))
+        let (b, qb) = try code128(CodePlacement(center: Point(x: 160.3, y: 113.5), moduleSize: 1.5, rotationDegrees: 5, barHeight: 50))
+        let m = try XCTUnwrap(QuadMotionEstimator().estimate(qa, from: a, to: b))
+        XCTAssertLessThan(m.transform.apply(qa).maxCornerDistance(to: qb), 1.0)
+    }
+
     func testLargeMotionIsFollowedWithAGuess() throws {
         let (a, qa) = try frame(CodePlacement(center: Point(x: 110, y: 120), moduleSize: 3))
         let (b, qb) = try frame(CodePlacement(center: Point(x: 175, y: 130), moduleSize: 3))
