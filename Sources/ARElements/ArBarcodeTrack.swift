@@ -36,11 +36,7 @@ public final class ArBarcodeTrack: VideoFilterElement {
         var symbologies: String? = "all"
         var detectMode = DetectMode.auto
         var detectInterval = 1
-        var expirySeconds = TrackingDefaults.expirySeconds
-        var maxTracks = TrackingDefaults.maxTracks
-        var smoothing = TrackingDefaults.smoothing
-        var messages = true
-        var messageUpdates = false
+        var tracking = TrackingSettings()
     }
 
     public static let defaultSettings = Settings()
@@ -61,12 +57,7 @@ public final class ArBarcodeTrack: VideoFilterElement {
         .uint("detect-interval", "Detect interval",
               "Frames between full-frame decodes (sync: exactly; async: at least); tracks follow the image in between",
               \.detectInterval, range: 1...1000),
-        .double("expiry", "Expiry", TrackingDefaults.expiryBlurb, \.expirySeconds, range: 0...10),
-        .uint("max-tracks", "Maximum tracks", TrackingDefaults.maxTracksBlurb, \.maxTracks, range: 1...1024),
-        .double("smoothing", "Smoothing", TrackingDefaults.smoothingBlurb, \.smoothing, range: 0...1),
-        .bool("post-messages", "Post messages", TrackEvents.messagesBlurb, \.messages),
-        .bool("message-updates", "Message updates", TrackEvents.updatesBlurb, \.messageUpdates),
-    ]
+    ] + TrackingSettings.properties(\.tracking)
 
     public static var signals: [SignalSpec] { TrackEvents.signals }
 
@@ -92,8 +83,7 @@ public final class ArBarcodeTrack: VideoFilterElement {
     public func start() throws {
         let s = settings.snapshot
         decoder = try TrackDecoder(symbologies: s.symbologies)
-        stage = TrackingStage(configuration: TrackerConfiguration(expiryNanoseconds: UInt64(s.expirySeconds * 1e9),
-                                                                  maxTracks: s.maxTracks))
+        stage = TrackingStage(configuration: s.tracking.configuration)
         async = nil
         restart()
     }
@@ -138,7 +128,7 @@ public final class ArBarcodeTrack: VideoFilterElement {
         guard let decoder, let stage, let luma = frame.trackLuma else { return }
         let s = settings.snapshot
         try decoder.reconfigure(symbologies: s.symbologies)
-        stage.configure(expirySeconds: s.expirySeconds, maxTracks: s.maxTracks, smoothing: s.smoothing)
+        stage.configure(s.tracking)
         let live = stage.begin(frame: frame, luma: luma)
         var detections: [Detection] = []
         if let worker {
@@ -167,7 +157,7 @@ public final class ArBarcodeTrack: VideoFilterElement {
         }
         framesSinceFull += 1
         let (update, events) = stage.finish(detections, frame: frame)
-        TrackEvents.publish(events, element: element, messages: s.messages, updates: s.messageUpdates)
+        TrackEvents.publish(events, element: element, messages: s.tracking.messages, updates: s.tracking.messageUpdates)
         cat.log(.log, element.object, "\(detections.count) detections, \(update.tracks.count) tracks")
     }
 }

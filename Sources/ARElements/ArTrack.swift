@@ -11,11 +11,7 @@ private let cat = DebugCategory("artrack", description: "arbarcode code tracker"
 /// plane) or coast on their last velocity.
 public final class ArTrack: VideoFilterElement {
     public struct Settings {
-        var expirySeconds = TrackingDefaults.expirySeconds
-        var maxTracks = TrackingDefaults.maxTracks
-        var smoothing = TrackingDefaults.smoothing
-        var messages = true
-        var messageUpdates = false
+        var tracking = TrackingSettings()
     }
 
     public static let defaultSettings = Settings()
@@ -26,13 +22,7 @@ public final class ArTrack: VideoFilterElement {
         description: "Gives each detected code a stable id across frames and reports every live track on every frame",
         caps: "video/x-raw", writesFrame: false)
 
-    public static let properties: [Property<Settings>] = [
-        .double("expiry", "Expiry", TrackingDefaults.expiryBlurb, \.expirySeconds, range: 0...10),
-        .uint("max-tracks", "Maximum tracks", TrackingDefaults.maxTracksBlurb, \.maxTracks, range: 1...1024),
-        .double("smoothing", "Smoothing", TrackingDefaults.smoothingBlurb, \.smoothing, range: 0...1),
-        .bool("post-messages", "Post messages", TrackEvents.messagesBlurb, \.messages),
-        .bool("message-updates", "Message updates", TrackEvents.updatesBlurb, \.messageUpdates),
-    ]
+    public static let properties: [Property<Settings>] = TrackingSettings.properties(\.tracking)
 
     public static var signals: [SignalSpec] { TrackEvents.signals }
 
@@ -47,8 +37,7 @@ public final class ArTrack: VideoFilterElement {
 
     public func start() throws {
         let s = settings.snapshot
-        stage = TrackingStage(configuration: TrackerConfiguration(expiryNanoseconds: UInt64(s.expirySeconds * 1e9),
-                                                                  maxTracks: s.maxTracks))
+        stage = TrackingStage(configuration: s.tracking.configuration)
     }
 
     public func stop() {
@@ -67,13 +56,13 @@ public final class ArTrack: VideoFilterElement {
     public func transform(_ frame: VideoFrame) throws {
         guard let stage else { return }
         let s = settings.snapshot
-        stage.configure(expirySeconds: s.expirySeconds, maxTracks: s.maxTracks, smoothing: s.smoothing)
+        stage.configure(s.tracking)
         let detections = frame.barcodeRegions.filter { $0.state == .detected }.map {
             Detection(symbology: $0.symbology, payload: $0.payload, quad: $0.quad, quality: $0.quality)
         }
         stage.begin(frame: frame, luma: frame.trackLuma)
         let (update, events) = stage.finish(detections, frame: frame)
-        TrackEvents.publish(events, element: element, messages: s.messages, updates: s.messageUpdates)
+        TrackEvents.publish(events, element: element, messages: s.tracking.messages, updates: s.tracking.messageUpdates)
         cat.log(.log, element.object, "\(detections.count) detections, \(update.tracks.count) tracks")
     }
 }

@@ -52,8 +52,9 @@ final class TrackingStage {
     }
 
     /// Applies property changes that may happen while playing.
-    func configure(expirySeconds: Double, maxTracks: Int, smoothing: Double) {
-        let c = TrackerConfiguration(expiryNanoseconds: UInt64(max(0, expirySeconds) * 1e9), maxTracks: maxTracks)
+    func configure(_ settings: TrackingSettings) {
+        let c = settings.configuration
+        let smoothing = settings.smoothing
         if c != tracker.configuration { tracker.configuration = c }
         if smoothing != self.smoothing {
             self.smoothing = smoothing
@@ -168,12 +169,34 @@ final class TrackingStage {
     }
 }
 
-/// Tracker properties shared by `artrack` and `arbarcodetrack`.
-enum TrackingDefaults {
-    static let expirySeconds = 1.0
-    static let maxTracks = 64
-    static let smoothing = 0.0
-    static let expiryBlurb = "Seconds a track lives after its last successful decode (then reported once as 'lost' and removed), on buffer timestamps"
-    static let maxTracksBlurb = "Most tracks followed at once; codes beyond it are not tracked"
-    static let smoothingBlurb = "Smoothing of the reported corners (One Euro filter), 0 = none … 1 = strongest; fast motion is followed without lag"
+/// Tracker properties shared by `artrack` and `arbarcodetrack`: their values and their entries
+/// in each element's property table, declared once here.
+struct TrackingSettings {
+    /// Seconds a track lives after its last decode.
+    var expirySeconds = 1.0
+    var maxTracks = 64
+    /// 0 (none) … 1 (strongest).
+    var smoothing = 0.0
+    var messages = true
+    var messageUpdates = false
+
+    var configuration: TrackerConfiguration {
+        TrackerConfiguration(expiryNanoseconds: UInt64(max(0, expirySeconds) * 1e9), maxTracks: maxTracks)
+    }
+
+    /// The tracking properties of an element whose settings hold these at `path`.
+    static func properties<S>(_ path: WritableKeyPath<S, TrackingSettings>) -> [Property<S>] {
+        [
+            .double("expiry", "Expiry",
+                    "Seconds a track lives after its last successful decode (then reported once as 'lost' and removed), on buffer timestamps",
+                    path.appending(path: \.expirySeconds), range: 0...10),
+            .uint("max-tracks", "Maximum tracks", "Most tracks followed at once; codes beyond it are not tracked",
+                  path.appending(path: \.maxTracks), range: 1...1024),
+            .double("smoothing", "Smoothing",
+                    "Smoothing of the reported corners (One Euro filter), 0 = none … 1 = strongest; fast motion is followed without lag",
+                    path.appending(path: \.smoothing), range: 0...1),
+            .bool("post-messages", "Post messages", TrackEvents.messagesBlurb, path.appending(path: \.messages)),
+            .bool("message-updates", "Message updates", TrackEvents.updatesBlurb, path.appending(path: \.messageUpdates)),
+        ]
+    }
 }
