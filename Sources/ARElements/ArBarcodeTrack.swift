@@ -98,6 +98,7 @@ public final class ArBarcodeTrack: VideoFilterElement {
 
     public func setInfo(_ info: VideoInfo) throws {
         if let d = info.frameDurationNanoseconds { stage?.frameDurationNanoseconds = d }
+        stage?.prepare(width: info.width, height: info.height)
         worker?.cancel()
         jobPyramid = nil
         guard async == nil else { return }

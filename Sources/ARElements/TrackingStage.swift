@@ -21,6 +21,12 @@ final class TrackingStage {
     private(set) var current: LumaPyramid?
     /// The pyramid before `previous`, whose buffers the next frame's pyramid reuses when nothing else holds them.
     private var spare: LumaPyramid?
+    /// Pyramids allocated (and written, so their pages are mapped) by `prepare`, used by the first
+    /// frames before `spare` can be: the first frames then allocate nothing.
+    private var prepared: [LumaPyramid] = []
+    /// Pyramids the first frames need: the current one, the previous one, and the one the worker
+    /// may still hold while it decodes the first full scan.
+    static let preparedPyramids = 3
     /// Motion measured on the last frame per track: the guess for the next.
     private var lastMotion: [UInt64: Homography] = [:]
     private var smoothers: [UInt64: QuadSmoother] = [:]
@@ -49,6 +55,20 @@ final class TrackingStage {
         spare = nil
         lastMotion = [:]
         smoothers = [:]
+    }
+
+    /// Allocates the pyramids of the first frames of `width` × `height` ahead of them (when caps
+    /// are set), so that the start of a stream costs no more than the rest of it.
+    func prepare(width: Int, height: Int) {
+        guard width > 0, height > 0 else { return }
+        if let p = prepared.first, p.width == width, p.height == height { return }
+        prepared = (0..<Self.preparedPyramids).map { _ in
+            let pixels = [UInt8](unsafeUninitializedCapacity: width * height) { b, n in
+                b.initialize(repeating: 0)
+                n = width * height
+            }
+            return LumaPyramid(LumaPlane(width: width, height: height, pixels: pixels)!, levelCount: Self.pyramidLevels)
+        }
     }
 
     /// Applies property changes that may happen while playing.
@@ -80,6 +100,7 @@ final class TrackingStage {
             smoothers = [:]
         }
         size = (frame.width, frame.height)
+        if let p = prepared.popLast() { spare = p }
         current = luma.map {
             LumaPyramid(copying: $0.base, width: $0.width, height: $0.height, stride: $0.stride,
                         levelCount: Self.pyramidLevels, reusing: &spare)

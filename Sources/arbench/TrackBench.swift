@@ -33,10 +33,12 @@ struct TrackScore {
 
 struct TrackBench {
     static let usage = """
-        usage: arbench track [--frames 240] [--sizes 1280x720,1920x1080] [--codes 10] [--seed 7] [--interval 5] [--no-live]
+        usage: arbench track [--frames 240] [--sizes 1280x720,1920x1080] [--codes 10] [--seed 7] [--interval 5] [--no-live] [--no-stock] [--late-detail]
         Renders arcodesrc clips (30 fps, moving QR / EAN-13 / Code 128 codes), runs arbarcodetrack (sync,
         and async paced live) and the stock approaches (zbar on every frame; zbar every Nth frame holding
-        the last position), and scores every frame against the generator's exact corners.
+        the last position), and scores every frame against the generator's exact corners. --no-stock skips
+        the stock rows; --late-detail lists the first three live frames and each late one (to stderr): when
+        the source pushed it and the time spent in arbarcodetrack, after its timestamp.
         """
 
     var frames = 240
@@ -45,6 +47,8 @@ struct TrackBench {
     var seed = 7
     var interval = 5
     var live = true
+    var stockRows = true
+    var lateDetail = false
     let symbologies = "qrcode,ean13,code128"
 
     init(arguments: [String]) throws {
@@ -61,6 +65,8 @@ struct TrackBench {
             case "--seed": seed = Int(try value()) ?? seed
             case "--interval": interval = Int(try value()) ?? interval
             case "--no-live": live = false
+            case "--no-stock": stockRows = false
+            case "--late-detail": lateDetail = true
             case "--sizes":
                 sizes = try value().split(separator: ",").compactMap { s in
                     let p = s.split(separator: "x").compactMap { Int($0) }
@@ -93,7 +99,7 @@ struct TrackBench {
                 let a = try pipelineRun(width: w, height: h, mode: "async", truthPath: nil, dir: dir)
                 scores.append(score(a.records, truth: truth, method: "arbarcodetrack async, live 30 fps", timing: a))
             }
-            scores += try stock(width: w, height: h, truth: truth)
+            if stockRows { scores += try stock(width: w, height: h, truth: truth) }
             for s in scores { print(row("\(w)x\(h)", s)) }
         }
     }
@@ -112,6 +118,14 @@ struct TrackBench {
         var entered: [UInt64: UInt64] = [:]
         var milliseconds: [Double] = []
         var late = 0, arrived = 0
+        /// With `--late-detail`: per pts, when the source pushed it and the element's time, microseconds.
+        var pushed: [UInt64: UInt64] = [:]
+        var elementMicroseconds: [UInt64: UInt64] = [:]
+        /// Lines printed by `--late-detail`.
+        var lateFrames: [String] = []
+        var detail = false
+        /// Timestamp of the first buffer at the sink, nanoseconds: frame indices count from it.
+        var firstPts: UInt64?
         var element: UnsafeMutablePointer<GstElement>?
     }
 
@@ -149,6 +163,7 @@ struct TrackBench {
             let p = Unmanaged<Probe>.fromOpaque(data!).takeUnretainedValue()
             let buffer = UnsafeMutableRawPointer(info!.pointee.data).assumingMemoryBound(to: GstBuffer.self)
             if let t0 = p.entered.removeValue(forKey: UInt64(buffer.pointee.pts)) {
+                if p.detail { p.elementMicroseconds[UInt64(buffer.pointee.pts)] = UInt64(g_get_monotonic_time()) - t0 }
                 p.milliseconds.append(Double(UInt64(g_get_monotonic_time()) - t0) / 1000)
             }
             return GST_PAD_PROBE_OK
@@ -163,10 +178,36 @@ struct TrackBench {
                 gst_object_unref(UnsafeMutableRawPointer(clock))
                 let base = gst_element_get_base_time(element)
                 // Late: arrives at the sink more than one frame after its presentation time.
-                if Int64(bitPattern: UInt64(now &- base)) - Int64(buffer.pointee.pts) > 33_333_333 { p.late += 1 }
+                let pts = UInt64(buffer.pointee.pts)
+                if p.firstPts == nil { p.firstPts = pts }
+                let lateness = Int64(bitPattern: UInt64(now &- base)) - Int64(pts)
+                let index = (pts - p.firstPts!) / 33_333_333
+                if lateness > 33_333_333 { p.late += 1 }
+                if p.detail, lateness > 33_333_333 || index < 3 {
+                    let el = Double(p.elementMicroseconds[pts] ?? 0) / 1000
+                    let push = p.pushed[pts].map { String(format: "%.1f", Double(Int64(bitPattern: $0) - Int64(pts)) / 1e6) } ?? "?"
+                    p.lateFrames.append(String(format: "frame %llu: \(lateness > 33_333_333 ? "LATE" : "ok"), arrived %.1f ms after its pts (source pushed it %@ ms after pts), %.1f ms in the element", index, Double(lateness) / 1e6, push, el))
+                }
             }
             return GST_PAD_PROBE_OK
         }, data, nil)
+        probe.detail = lateDetail && isLive
+        if probe.detail, let src = gst_bin_get_by_name(bin, "src") {
+            let srcSrc = gst_element_get_static_pad(src, "src")!
+            gst_pad_add_probe(srcSrc, GST_PAD_PROBE_TYPE_BUFFER, { _, info, data in
+                let p = Unmanaged<Probe>.fromOpaque(data!).takeUnretainedValue()
+                let buffer = UnsafeMutableRawPointer(info!.pointee.data).assumingMemoryBound(to: GstBuffer.self)
+                let element = p.element!
+                if let clock = gst_element_get_clock(element) {
+                    let now = gst_clock_get_time(clock)
+                    gst_object_unref(UnsafeMutableRawPointer(clock))
+                    p.pushed[UInt64(buffer.pointee.pts)] = UInt64(now &- gst_element_get_base_time(element))
+                }
+                return GST_PAD_PROBE_OK
+            }, data, nil)
+            gst_object_unref(UnsafeMutableRawPointer(srcSrc))
+            gst_object_unref(UnsafeMutableRawPointer(src))
+        }
         gst_element_set_state(pipeline, GST_STATE_PLAYING)
         let bus = gst_element_get_bus(pipeline)!
         defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
@@ -179,6 +220,7 @@ struct TrackBench {
             gst_message_parse_error(msg, &e, nil)
             throw TrackBenchError(description: "pipeline failed: \(e.map { String(cString: $0.pointee.message) } ?? "")")
         }
+        for line in probe.lateFrames { FileHandle.standardError.write(Data("\(mode) \(width)x\(height) \(line)\n".utf8)) }
         return Run(records: try readRecords(out), milliseconds: probe.milliseconds, late: probe.late, frames: probe.arrived)
     }
 
