@@ -19,19 +19,20 @@ class AnyElementBox {
     func action(_ index: Int, _ params: UnsafeBufferPointer<GValue>, _ result: UnsafeMutablePointer<GValue>?) {}
 }
 
-/// Shared by the filter and source boxes: the element's handle, settings and property routing.
-class PropertyBox<Settings>: AnyElementBox {
+/// Shared by the filter and source boxes: the element, its handle and settings, property routing
+/// and the start/stop/caps lifecycle.
+class ElementBoxBase<E: ElementImplementation>: AnyElementBox {
     let handle: ElementHandle
-    let settings: SettingsStore<Settings>
-    let properties: [Property<Settings>]
-    let factoryName: String
-    var changed: (String) -> Void = { _ in }
+    let settings: SettingsStore<E.Settings>
+    let properties: [Property<E.Settings>]
+    var element: E!
 
-    init(_ pointer: UnsafeMutablePointer<GstElement>, properties: [Property<Settings>], defaults: Settings, factoryName: String) {
+    init(_ pointer: UnsafeMutablePointer<GstElement>, properties: [Property<E.Settings>]) {
         handle = ElementHandle(pointer)
-        settings = SettingsStore(defaults)
+        settings = SettingsStore(E.defaultSettings)
         self.properties = properties
-        self.factoryName = factoryName
+        super.init()
+        element = E(element: handle, settings: settings)
     }
 
     override func getProperty(_ index: Int, _ value: UnsafeMutablePointer<GValue>) {
@@ -47,8 +48,12 @@ class PropertyBox<Settings>: AnyElementBox {
         }
         let v = p.read(value)
         settings.update { p.set(&$0, v) }
-        changed(p.name)
+        element.propertyChanged(p.name)
     }
+
+    override func start() -> Bool { run { try element.start() } }
+    override func stop() -> Bool { element.stop(); return true }
+    override func setInfo(_ info: UnsafePointer<GstVideoInfo>) -> Bool { run { try element.setInfo(VideoInfo(info)) } }
 
     /// Runs `body`, posting a thrown error on the bus; false when it threw.
     func run(_ body: () throws -> Void) -> Bool {
@@ -58,26 +63,13 @@ class PropertyBox<Settings>: AnyElementBox {
         } catch let error as ElementError {
             handle.post(error)
         } catch {
-            handle.post(.library("\(factoryName): \(error)"))
+            handle.post(.library("\(E.metadata.factoryName): \(error)"))
         }
         return false
     }
 }
 
-final class ElementBox<E: VideoFilterElement>: PropertyBox<E.Settings> {
-    var element: E!
-
-    init(_ pointer: UnsafeMutablePointer<GstElement>, properties: [Property<E.Settings>]) {
-        super.init(pointer, properties: properties, defaults: E.defaultSettings, factoryName: E.metadata.factoryName)
-        let element = E(element: handle, settings: settings)
-        self.element = element
-        changed = { [unowned element] in element.propertyChanged($0) }
-    }
-
-    override func start() -> Bool { run { try element.start() } }
-    override func stop() -> Bool { element.stop(); return true }
-    override func setInfo(_ info: UnsafePointer<GstVideoInfo>) -> Bool { run { try element.setInfo(VideoInfo(info)) } }
-
+final class ElementBox<E: VideoFilterElement>: ElementBoxBase<E> {
     override func transform(_ buffer: UnsafeMutablePointer<GstBuffer>, _ frame: UnsafeMutablePointer<GstVideoFrame>) -> GstFlowReturn {
         run { try element.transform(VideoFrame(frame, buffer: buffer)) } ? GST_FLOW_OK : GST_FLOW_ERROR
     }
@@ -96,19 +88,7 @@ final class ElementBox<E: VideoFilterElement>: PropertyBox<E.Settings> {
     }
 }
 
-final class SourceBox<E: VideoSourceElement>: PropertyBox<E.Settings> {
-    var element: E!
-
-    init(_ pointer: UnsafeMutablePointer<GstElement>, properties: [Property<E.Settings>]) {
-        super.init(pointer, properties: properties, defaults: E.defaultSettings, factoryName: E.metadata.factoryName)
-        let element = E(element: handle, settings: settings)
-        self.element = element
-        changed = { [unowned element] in element.propertyChanged($0) }
-    }
-
-    override func start() -> Bool { run { try element.start() } }
-    override func stop() -> Bool { element.stop(); return true }
-    override func setInfo(_ info: UnsafePointer<GstVideoInfo>) -> Bool { run { try element.setInfo(VideoInfo(info)) } }
+final class SourceBox<E: VideoSourceElement>: ElementBoxBase<E> {
     override func fixate(_ caps: UnsafeMutablePointer<GstCaps>) -> UnsafeMutablePointer<GstCaps> { element.fixate(caps) }
 
     override func transform(_ buffer: UnsafeMutablePointer<GstBuffer>, _ frame: UnsafeMutablePointer<GstVideoFrame>) -> GstFlowReturn {
@@ -224,19 +204,18 @@ private func valueType(_ t: SignalSpec.ParamType) -> ArValueType {
 /// Registers a Swift video filter with `plugin`: the one line each element adds to the plugin's list.
 @discardableResult
 public func registerElement<E: VideoFilterElement>(_ type: E.Type, plugin: OpaquePointer) -> Bool {
-    register(metadata: E.metadata, base: AR_BASE_VIDEO_FILTER, properties: E.properties, defaults: E.defaultSettings,
-             signals: E.signals, registration: FilterRegistration<E>(), plugin: plugin)
+    register(E.self, base: AR_BASE_VIDEO_FILTER, registration: FilterRegistration<E>(), plugin: plugin)
 }
 
 /// Registers a Swift video source with `plugin`.
 @discardableResult
 public func registerElement<E: VideoSourceElement>(_ type: E.Type, plugin: OpaquePointer) -> Bool {
-    register(metadata: E.metadata, base: AR_BASE_VIDEO_SOURCE, properties: E.properties, defaults: E.defaultSettings,
-             signals: E.signals, registration: SourceRegistration<E>(), plugin: plugin)
+    register(E.self, base: AR_BASE_VIDEO_SOURCE, registration: SourceRegistration<E>(), plugin: plugin)
 }
 
-private func register<S>(metadata m: ElementMetadata, base: ArBaseKind, properties: [Property<S>], defaults: S,
-                         signals: [SignalSpec], registration: AnyRegistration, plugin: OpaquePointer) -> Bool {
+private func register<E: ElementImplementation>(_ type: E.Type, base: ArBaseKind, registration: AnyRegistration,
+                                                plugin: OpaquePointer) -> Bool {
+    let m = E.metadata, properties = E.properties, defaults = E.defaultSettings, signals = E.signals
     var spec = ArElementSpec()
     spec.base = base
     spec.factory_name = permanent(m.factoryName)

@@ -7,36 +7,16 @@ import CGStreamer
 /// PAUSED→READY. `num-buffers` and `do-timestamp` come from GstBaseSrc. A live source calls
 /// `ElementHandle.setLive(true)` when its `is-live` property changes (GstBaseSrc reads it before
 /// `start`) and is then paced by the clock on its buffers' timestamps.
-public protocol VideoSourceElement: AnyObject {
-    associatedtype Settings
-
-    /// `caps` is the source pad template.
-    static var metadata: ElementMetadata { get }
-    static var properties: [Property<Settings>] { get }
-    static var signals: [SignalSpec] { get }
-    static var defaultSettings: Settings { get }
-
-    init(element: ElementHandle, settings: SettingsStore<Settings>)
-
-    func start() throws
-    func stop()
+public protocol VideoSourceElement: ElementImplementation {
     /// Fixates the caps downstream allows (transfer full in and out); default: `gst_caps_fixate`.
     func fixate(_ caps: UnsafeMutablePointer<GstCaps>) -> UnsafeMutablePointer<GstCaps>
-    /// The output format was negotiated.
-    func setInfo(_ info: VideoInfo) throws
     /// Draws the next frame into `frame` (all of it) and sets the buffer's PTS and duration.
     /// Returns false at the end of the stream.
     func fill(_ frame: VideoFrame) throws -> Bool
-    func propertyChanged(_ name: String)
 }
 
 extension VideoSourceElement {
-    public static var signals: [SignalSpec] { [] }
-    public func start() throws {}
-    public func stop() {}
     public func fixate(_ caps: UnsafeMutablePointer<GstCaps>) -> UnsafeMutablePointer<GstCaps> { gst_caps_fixate(caps) }
-    public func setInfo(_ info: VideoInfo) throws {}
-    public func propertyChanged(_ name: String) {}
 }
 
 extension ElementHandle {
