@@ -193,6 +193,8 @@ public struct Tracker: Sendable {
     ///   the detection's centre when the detection spans the code's length or lies outside it.
     /// - New tracks: each unmatched detection starts a track, in input order, while fewer than
     ///   `maxTracks` are alive; the rest are dropped for this frame (they are retried on the next).
+    ///   One whose centre lies on a track matched on this frame with another payload is dropped as a
+    ///   misreading of that code.
     /// - Expiry: a track with `timestamp - lastDecoded > expiryNanoseconds` cannot be matched; it is
     ///   reported once as `lost` (in `tracks` and `removed`) and forgotten. Others not matched are `tracked`.
     /// - Discontinuity: a timestamp earlier than the previous one (e.g. after a seek) ends every live
@@ -256,6 +258,12 @@ public struct Tracker: Sendable {
             // A second reading of a code already matched on this frame (twins cannot overlap).
             if survivors.contains(where: {
                 $0.symbology == detection.symbology && $0.payload == detection.payload && $0.quad.contains(detection.quad.center)
+            }) { continue }
+            // Two codes cannot overlap: a reading on a code that was read as something else on this
+            // same frame is a misreading (e.g. a 1D reading with two wrong characters whose check
+            // character still holds). On a frame where that code is not read, it starts a track.
+            if trackMatched.indices.contains(where: {
+                trackMatched[$0] && survivors[$0].payload != detection.payload && survivors[$0].quad.contains(detection.quad.center)
             }) { continue }
             guard survivors.count < configuration.maxTracks else { break }
             let track = Track(id: nextID, symbology: detection.symbology, payload: detection.payload,

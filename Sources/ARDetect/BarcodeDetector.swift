@@ -18,6 +18,8 @@ public final class BarcodeDetector {
 
     private var frameScanner: ZBarScanner
     private let regionScanner: ZBarScanner
+    /// Reads EAN/UPC codes again alone, without halves kept from earlier scans (of other codes).
+    private let isolationScanner: ZBarScanner
     private let finder = CandidateFinder()
     private var work = LumaBuffer(width: 1, height: 1)
 
@@ -27,6 +29,7 @@ public final class BarcodeDetector {
         self.options = options
         frameScanner = try ZBarScanner(symbologies: symbologies, density: options.scanDensity)
         regionScanner = try ZBarScanner(symbologies: symbologies)
+        isolationScanner = try ZBarScanner(symbologies: symbologies, fresh: true)
         hasLinear = symbologies.contains { $0.type != ZBAR_QRCODE && $0.type != ZBAR_SQCODE }
     }
 
@@ -35,7 +38,26 @@ public final class BarcodeDetector {
 
     /// Every code found in `luma`, with corners in `luma`'s pixels.
     public func detect(_ luma: LumaImage) -> [Detection] {
-        var found = frameScanner.scan(luma).compactMap { detection($0, in: luma, map: .identity) }
+        var found: [Detection] = []
+        // EAN/UPC readings, read again alone (a reading made of two codes' halves is not there on
+        // its own), with how far the crop had to reach: 0 the outline, 1 its surroundings, 2 its rows.
+        var halves: [(detection: Detection, reach: Int)] = []
+        for symbol in frameScanner.scan(luma) {
+            guard let d = detection(symbol, in: luma, map: .identity) else { continue }
+            if Self.pairsHalves.contains(symbol.type.rawValue) {
+                if let alone = isolated(d, in: luma) { halves.append(alone) }
+            } else {
+                found.append(d)
+            }
+        }
+        // Two EAN/UPC codes cannot overlap: of two readings where one's centre lies on the other,
+        // the one read from the wider crop borrowed its half.
+        for (i, h) in halves.enumerated() where !halves.enumerated().contains(where: { j, other in
+            j != i && other.reach < h.reach && other.detection.payload != h.detection.payload
+                && other.detection.quad.contains(h.detection.quad.center)
+        }) {
+            merge([h.detection], into: &found)
+        }
         guard options.maxRegions > 0 else { return found }
         var budget = options.maxRegions
         for candidate in finder.candidates(in: luma) {
@@ -114,6 +136,51 @@ public final class BarcodeDetector {
         return []
     }
 
+    /// EAN/UPC symbologies, which zbar decodes half by half and may pair across two codes.
+    private static let pairsHalves: Set<UInt32> = Set([ZBAR_EAN13, ZBAR_UPCA, ZBAR_EAN8, ZBAR_UPCE, ZBAR_ISBN10, ZBAR_ISBN13].map(\.rawValue))
+    
+    /// `d` read again on its own: zbar scans the frame's pixels in the bounding box of `d`'s outline
+    /// grown as for region decodes, then (when nothing is read there, e.g. the outline fit saw only
+    /// part of the code) grown 2.5 times, then across the frame on the rows (columns for codes read
+    /// down) of the first box, where a code on other rows cannot lend a half. The scanner starts
+    /// each crop without halves kept from earlier scans. `d` when a crop reads the same code; the
+    /// reading made there instead when it reads another code of the family (`d` joined two codes'
+    /// halves, one of them that code); nil when none reads anything. `reach`: the crop's index.
+    private func isolated(_ d: Detection, in luma: LumaImage) -> (detection: Detection, reach: Int)? {
+        let c = d.quad.center
+        let near = Quad(d.quad.corners.map { c + ($0 - c) * 1.25 + ($0 - c).normalised * 8 })!.boundingBox
+        let wider = Quad(d.quad.corners.map { c + ($0 - c) * 2.5 + ($0 - c).normalised * 8 })!.boundingBox
+        var boxes = [near, wider]
+        // Across the frame only for an outline that can be a code: a sliver (under 4 px across)
+        // comes from points on one bar, and its rows may hold the two codes again.
+        let sides = (d.quad.topLeft.distance(to: d.quad.topRight), d.quad.topLeft.distance(to: d.quad.bottomLeft))
+        if min(sides.0, sides.1) >= 4 {
+            let vertical = abs(d.quad.rotationDegrees.remainder(dividingBy: 180)) > 45
+            boxes.append(vertical ? Rect(x: near.minX, y: 0, width: near.width, height: Double(luma.height))
+                                  : Rect(x: 0, y: near.minY, width: Double(luma.width), height: near.height))
+        }
+        for (reach, box) in boxes.enumerated() {
+            let readings = readAlone(box, in: luma)
+            if readings.contains(where: { $0.payload == d.payload && $0.symbology == d.symbology }) { return (d, reach) }
+            if let other = readings.first { return (other, reach) }
+        }
+        return nil
+    }
+
+    /// EAN/UPC readings in `box` (frame pixels, clipped to the frame): the same pixels as the
+    /// whole-frame scan, cropped. Corners in frame pixels.
+    private func readAlone(_ box: Rect, in luma: LumaImage) -> [Detection] {
+        let x0 = max(0, Int(box.minX)), y0 = max(0, Int(box.minY))
+        let x1 = min(luma.width, Int(box.maxX.rounded(.up))), y1 = min(luma.height, Int(box.maxY.rounded(.up)))
+        guard x1 - x0 >= 8, y1 - y0 >= 8 else { return [] }
+        let map = AffineMap(a: 1, b: 0, tx: Double(x0), c: 0, d: 1, ty: Double(y0))
+        work.resample(luma, map: map, width: x1 - x0, height: y1 - y0)
+        return work.withLuma { image in
+            isolationScanner.scan(image).filter { Self.pairsHalves.contains($0.type.rawValue) }
+                .compactMap { detection($0, in: image, map: map) }
+        }
+    }
+
     /// Whether a decoded code (with a margin of a quarter of its size: its quiet zone's borders)
     /// covers most of `region`, or most of the code lies in it.
     private func isCovered(_ region: Quad, by found: [Detection]) -> Bool {
@@ -138,11 +205,14 @@ public final class BarcodeDetector {
 
     /// A detection from a symbol found in `image`, whose pixels map to the frame through `map`.
     private func detection(_ s: ScannedSymbol, in image: LumaImage, map: AffineMap) -> Detection? {
+        // An empty reading (e.g. a Code 128 start, check and stop character read out of bars) names nothing.
+        guard !s.payload.isEmpty else { return nil }
         let quad: Quad?
         if s.isTwoDimensional {
             // zbar lists a 2D code's corners top-left, bottom-left, bottom-right, top-right.
             quad = s.points.count == 4 ? Quad(s.points)?.clockwiseNormalised() : Quad.minimumAreaRectangle(enclosing: s.points)
         } else {
+            if LinearOutline.spansQuietZone(points: s.points, orientation: s.orientation, in: image) { return nil }
             quad = LinearOutline.fit(points: s.points, orientation: s.orientation, in: image)
         }
         guard let quad else { return nil }

@@ -46,6 +46,40 @@ enum LinearOutline {
         return Quad(topLeft: start - d * up, topRight: end - d * up, bottomRight: end + d * down, bottomLeft: start + d * down)
     }
 
+    /// Whether the points of one 1D reading straddle a quiet zone, i.e. come from two codes: zbar can
+    /// join a half of one EAN/UPC code to a half of another met on a nearby scan line into a reading
+    /// neither holds (its check digit passes one time in ten). Every point of a real reading lies on
+    /// its code, so the segment between the two points farthest apart along the scan crosses bars
+    /// only: a gap between edges there wider than six median gaps (a code's widest element is under
+    /// three) and 10 px means two codes.
+    static func spansQuietZone(points: [Point], orientation: zbar_orientation_t, in luma: LumaImage) -> Bool {
+        let alongRows = orientation != ZBAR_ORIENT_RIGHT && orientation != ZBAR_ORIENT_LEFT
+        func t(_ p: Point) -> Double { alongRows ? p.x : p.y }
+        guard let a = points.min(by: { t($0) < t($1) }), let b = points.max(by: { t($0) < t($1) }) else { return false }
+        let length = a.distance(to: b)
+        guard t(b) - t(a) >= 24 else { return false }
+        let n = Int(length / step) + 1
+        let dir = (b - a) * (1 / length)
+        var profile = [Double](repeating: 0, count: n)
+        for i in 0..<n {
+            let p = a + dir * (Double(i) * step)
+            profile[i] = luma.sample(p.x, p.y)
+        }
+        var deriv = [Double](repeating: 0, count: n)
+        for i in 1..<(n - 1) { deriv[i] = abs(profile[i + 1] - profile[i - 1]) }
+        let strong = deriv.sorted()[n * 9 / 10]
+        guard strong > 4 else { return false }
+        var edges: [Double] = []
+        for i in 1..<(n - 1) where deriv[i] >= strong * 0.3 && deriv[i] >= deriv[i - 1] && deriv[i] > deriv[i + 1] {
+            edges.append(Double(i) * step)
+        }
+        guard edges.count >= 8 else { return false }
+        var gaps: [Double] = []
+        for i in 1..<edges.count { gaps.append(edges[i] - edges[i - 1]) }
+        let median = gaps.sorted()[gaps.count / 2]
+        return gaps.max()! > max(10, 6 * median)
+    }
+
     /// Minimum-area rectangle of the points, ordered by the reading axis `u`.
     private static func fallback(points: [Point], u: Point, d: Point) -> Quad? {
         let mean = points.reduce(Point(x: 0, y: 0), +) * (1 / Double(points.count))

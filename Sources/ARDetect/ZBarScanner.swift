@@ -19,16 +19,35 @@ struct ScannedSymbol {
 /// A zbar image scanner configured for a set of symbologies: one scan of one luma image.
 /// Not thread-safe.
 final class ZBarScanner {
-    private let scanner: OpaquePointer
+    private var scanner: OpaquePointer
     private let image: OpaquePointer
+    private let symbologies: [Symbology]
+    private let density: Int32
+    /// Whether zbar's scanner is made afresh for every image (`fresh`, and an EAN/UPC decoder runs).
+    private let renew: Bool
 
     /// A scanner for `symbologies`, reading every `density`-th row and column (1 = all).
-    init(symbologies: [Symbology], density: Int = 1) throws {
-        guard let scanner = zbar_image_scanner_create(), let image = zbar_image_create() else {
+    /// zbar keeps a decoded EAN/UPC half between scan lines and between images (only making a new
+    /// scanner clears it): a later pass over the same code can complete it, but a half from another
+    /// code can join it too. `fresh`: start every image without such halves (costs making a scanner).
+    init(symbologies: [Symbology], density: Int = 1, fresh: Bool = false) throws {
+        self.symbologies = symbologies
+        self.density = Int32(max(1, density))
+        guard let image = zbar_image_create() else { throw DetectorError.scannerUnavailable }
+        self.image = image
+        guard let scanner = Self.makeScanner(symbologies, density: self.density) else {
+            zbar_image_destroy(image)
             throw DetectorError.scannerUnavailable
         }
         self.scanner = scanner
-        self.image = image
+        zbar_image_set_format(image, 0x3030_3859)  // fourcc "Y800"
+        enabledEAN13 = symbologies.contains { $0.name == "ean13" }
+        let halves: Set<String> = ["ean13", "ean8", "upca", "upce", "isbn10", "isbn13"]
+        renew = fresh && symbologies.contains { halves.contains($0.name) }
+    }
+
+    private static func makeScanner(_ symbologies: [Symbology], density: Int32) -> OpaquePointer? {
+        guard let scanner = zbar_image_scanner_create() else { return nil }
         // Disable everything, then enable the chosen ones: fewer decoders run, faster scans.
         zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_ENABLE, 0)
         for s in symbologies {
@@ -43,11 +62,9 @@ final class ZBarScanner {
         zbar_image_scanner_set_config(scanner, ZBAR_QRCODE, ZBAR_CFG_BINARY, 1)
         // Keep positions so every symbol reports its outline.
         zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_POSITION, 1)
-        let d = Int32(max(1, density))
-        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, d)
-        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, d)
-        zbar_image_set_format(image, 0x3030_3859)  // fourcc "Y800"
-        enabledEAN13 = symbologies.contains { $0.name == "ean13" }
+        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, density)
+        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, density)
+        return scanner
     }
 
     /// Whether EAN-13 itself was asked for (it may run only to feed UPC-A or ISBN).
@@ -75,6 +92,10 @@ final class ZBarScanner {
         zbar_image_set_size(image, UInt32(luma.stride), UInt32(luma.height))
         zbar_image_set_crop(image, 0, 0, UInt32(luma.width), UInt32(luma.height))
         zbar_image_set_data(image, luma.base, UInt(luma.stride * luma.height), nil)
+        if renew, let fresh = Self.makeScanner(symbologies, density: density) {
+            zbar_image_scanner_destroy(scanner)
+            scanner = fresh
+        }
         let n = zbar_scan_image(scanner, image)
         defer { zbar_image_set_data(image, nil, 0, nil) }
         guard n > 0 else { return [] }

@@ -118,6 +118,13 @@ public final class ArBarcodeTrack: VideoFilterElement {
         return true
     }
 
+    /// Region re-decodes confirm the codes tracked there; only full scans start tracks. A region
+    /// reading of a code no track holds (a misreading, or a code swapped in place) is left to the
+    /// next full scan.
+    static func confirming(_ detections: [Detection], _ live: [Track]) -> [Detection] {
+        detections.filter { d in live.contains { $0.symbology == d.symbology && $0.payload == d.payload } }
+    }
+
     private func restart() {
         framesSinceFull = 0
         lastSubmittedFull = false
@@ -134,7 +141,8 @@ public final class ArBarcodeTrack: VideoFilterElement {
         var detections: [Detection] = []
         if let worker {
             if let result = worker.takeResult() {
-                detections = stage.carry(result.detections, from: result.frame, pyramid: jobPyramid)
+                let found = result.full ? result.detections : Self.confirming(result.detections, live)
+                detections = stage.carry(found, from: result.frame, pyramid: jobPyramid)
                 cat.log(.log, element.object, "worker: \(result.detections.count) codes from frame \(result.frame) (\(result.full ? "full" : "regions")), \(detections.count) carried to \(stage.frameIndex)")
             }
             // The first full scan is due at once: nothing is tracked before it.
@@ -153,7 +161,7 @@ public final class ArBarcodeTrack: VideoFilterElement {
                 detections = decoder.full(plane)
                 framesSinceFull = 0
             } else if !live.isEmpty {
-                detections = decoder.regions(plane, live.map(\.quad))
+                detections = Self.confirming(decoder.regions(plane, live.map(\.quad)), live)
             }
         }
         framesSinceFull += 1

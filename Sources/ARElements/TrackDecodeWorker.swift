@@ -1,3 +1,4 @@
+import ARBridge
 import ARCore
 import ARVision
 import Foundation
@@ -29,10 +30,12 @@ final class TrackDecodeWorker: @unchecked Sendable {
     private var decoder: TrackDecoder
     private let finished = DispatchSemaphore(value: 0)
 
+    /// The worker thread's nice value (Linux: per thread), above the streaming thread's 0.
+    static let niceness: Int32 = 10
+
     init(decoder: TrackDecoder) {
         self.decoder = decoder
         let thread = Thread { [self] in run() }
-        thread.name = "arbarcodetrack-decode"
         thread.start()
     }
 
@@ -81,6 +84,10 @@ final class TrackDecodeWorker: @unchecked Sendable {
     }
 
     private func run() {
+        // Named for `top -H` and debuggers (Linux keeps 15 bytes).
+        ar_thread_set_name("arbarcodetrack")
+        // Below the streaming thread: when the cores are busy, frames go first and decodes wait.
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(ar_thread_id()), Self.niceness)
         while true {
             condition.lock()
             while job == nil && !stopping { condition.wait() }

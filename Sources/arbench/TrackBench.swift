@@ -27,6 +27,11 @@ struct TrackScore {
     var frameMilliseconds: [Double] = []
     var throughputFPS: Double?
     var late: Int?, dropped: Int?
+    /// Tracks (distinct ids) whose payload is no code's in the clip, and the frames they were reported on.
+    var falseTracks = 0, falseTrackFrames = 0
+    /// Live: arrival at the sink after each buffer's timestamp, ms, and the sink's render time (latency), ms.
+    var arrivals: [Double] = []
+    var renderMilliseconds: Double?
 
     var coverage: Double { visible == 0 ? 0 : Double(covered) / Double(visible) }
 }
@@ -34,11 +39,13 @@ struct TrackScore {
 struct TrackBench {
     static let usage = """
         usage: arbench track [--frames 240] [--sizes 1280x720,1920x1080] [--codes 10] [--seed 7] [--interval 5] [--no-live] [--no-stock] [--late-detail]
+                             [--clip speed=0.12,rotation-speed=20,scale-change=0.1,perspective=0.1,occluders=0,noise=2,blur=0,code-size=0.17]
         Renders arcodesrc clips (30 fps, moving QR / EAN-13 / Code 128 codes), runs arbarcodetrack (sync,
         and async paced live) and the stock approaches (zbar on every frame; zbar every Nth frame holding
         the last position), and scores every frame against the generator's exact corners. --no-stock skips
         the stock rows; --late-detail lists the first three live frames and each late one (to stderr): when
-        the source pushed it and the time spent in arbarcodetrack, after its timestamp.
+        the source pushed it and the time spent in arbarcodetrack, after its timestamp, and each id switch. --clip sets
+        arcodesrc's motion and image properties (the defaults shown) for other clip sets.
         """
 
     var frames = 240
@@ -49,6 +56,9 @@ struct TrackBench {
     var live = true
     var stockRows = true
     var lateDetail = false
+    /// arcodesrc properties from `--clip`, in the order given (validated against `CodeClipOptions`).
+    var clipProperties: [(String, String)] = []
+    var clipOptions = CodeClipOptions()
     let symbologies = "qrcode,ean13,code128"
 
     init(arguments: [String]) throws {
@@ -67,6 +77,7 @@ struct TrackBench {
             case "--no-live": live = false
             case "--no-stock": stockRows = false
             case "--late-detail": lateDetail = true
+            case "--clip": try parseClip(try value())
             case "--sizes":
                 sizes = try value().split(separator: ",").compactMap { s in
                     let p = s.split(separator: "x").compactMap { Int($0) }
@@ -78,15 +89,38 @@ struct TrackBench {
         }
     }
 
+    /// `key=value,…` with arcodesrc's property names; each sets the same field of `clipOptions`.
+    mutating func parseClip(_ text: String) throws {
+        for item in text.split(separator: ",") {
+            let kv = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard kv.count == 2, let number = Double(kv[1]), number >= 0 else {
+                throw TrackBenchError(description: "--clip: expected key=number, got \"\(item)\"\n" + Self.usage)
+            }
+            switch kv[0] {
+            case "speed": clipOptions.speed = number
+            case "rotation-speed": clipOptions.rotationSpeed = number
+            case "scale-change": clipOptions.scaleChange = number
+            case "perspective": clipOptions.perspective = number
+            case "code-size": clipOptions.codeSize = number
+            case "occluders": clipOptions.occluders = Int(number)
+            case "noise": clipOptions.noise = Int(number)
+            case "blur": clipOptions.blurRadius = Int(number)
+            default: throw TrackBenchError(description: "--clip: unknown key \(kv[0])\n" + Self.usage)
+            }
+            clipProperties.append((kv[0], kv[1]))
+        }
+    }
+
     func run() throws {
         unsetenv("GST_PLUGIN_PATH")
         gst_init(nil, nil)
         guard ar_plugin_register_static() != 0 else { throw TrackBenchError(description: "registering the plugin failed") }
         let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?.split(separator: "\n")
             .first { $0.hasPrefix("model name") }.map { String($0.split(separator: ":").last ?? "").trimmingCharacters(in: .whitespaces) } ?? "?"
-        print("Machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(cpu). Clips: \(frames) frames at 30 fps, \(codes) codes, seed \(seed), symbologies \(symbologies).\n")
-        print("| clip | method | coverage | corner err median / p95 (all) | corner err median / p95 (QR) | id switches | new code tracked after (median / max) | streaming thread ms/frame (median / p95) | throughput fps | late / dropped |")
-        print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+        print("Machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(cpu). Clips: \(frames) frames at 30 fps, \(codes) codes, seed \(seed), symbologies \(symbologies)"
+              + (clipProperties.isEmpty ? "" : ", arcodesrc " + clipProperties.map { "\($0.0)=\($0.1)" }.joined(separator: " ")) + ".\n")
+        print("| clip | method | coverage | corner err median / p95 (all) | corner err median / p95 (QR) | id switches | false tracks / frames | new code tracked after (median / max) | streaming thread ms/frame (median / p95) | throughput fps | late / dropped | at sink after pts ms, median / max (render time) |")
+        print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
         for (w, h) in sizes {
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent("arbench-track-\(getpid())").path
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -111,6 +145,8 @@ struct TrackBench {
         var milliseconds: [Double]
         var late: Int
         var frames: Int
+        var arrivals: [Double]
+        var latencyNanoseconds: Int64
     }
 
     /// Per-run measurements written by pad probes on the streaming threads.
@@ -118,6 +154,9 @@ struct TrackBench {
         var entered: [UInt64: UInt64] = [:]
         var milliseconds: [Double] = []
         var late = 0, arrived = 0
+        /// Live: each buffer's arrival at the sink after its timestamp, ms; the sink's configured latency, ns.
+        var arrivals: [Double] = []
+        var latencyNanoseconds: Int64 = 0
         /// With `--late-detail`: per pts, when the source pushed it and the element's time, microseconds.
         var pushed: [UInt64: UInt64] = [:]
         var elementMicroseconds: [UInt64: UInt64] = [:]
@@ -135,6 +174,7 @@ struct TrackBench {
         // prerender: every frame rendered once into memory before the first is pushed, so the
         // source costs a copy per frame and the run measures the tracker, not the renderer.
         let launch = "arcodesrc name=src is-live=\(isLive) prerender=true num-buffers=\(frames) seed=\(seed) codes=\(codes)"
+            + clipProperties.map { " \($0.0)=\($0.1)" }.joined()
             + (truthPath.map { " truth-location=\($0)" } ?? "")
             + " ! video/x-raw,format=I420,width=\(width),height=\(height),framerate=30/1"
             + " ! arbarcodetrack name=t detect-mode=\(mode) detect-interval=\(interval) symbologies=\(symbologies)"
@@ -177,16 +217,24 @@ struct TrackBench {
                 let now = gst_clock_get_time(clock)
                 gst_object_unref(UnsafeMutableRawPointer(clock))
                 let base = gst_element_get_base_time(element)
-                // Late: arrives at the sink more than one frame after its presentation time.
+                // Late, as the sink sees it: arriving after its render time, the timestamp plus the
+                // latency the pipeline runs with (the source's frame plus the sink's processing
+                // deadline). A video sink would drop such a frame or show it late. Every live
+                // pipeline configures that latency only after the sink's first buffer (the sink
+                // cannot answer the latency query before), so frames are judged against the
+                // latency configured at the end of the run; counted once the run is over.
                 let pts = UInt64(buffer.pointee.pts)
                 if p.firstPts == nil { p.firstPts = pts }
-                let lateness = Int64(bitPattern: UInt64(now &- base)) - Int64(pts)
+                let arrival = Int64(bitPattern: UInt64(now &- base)) - Int64(pts)
+                let latency = Int64(gst_base_sink_get_latency(UnsafeMutableRawPointer(element).assumingMemoryBound(to: GstBaseSink.self)))
+                p.latencyNanoseconds = latency
+                p.arrivals.append(Double(arrival) / 1e6)
                 let index = (pts - p.firstPts!) / 33_333_333
-                if lateness > 33_333_333 { p.late += 1 }
-                if p.detail, lateness > 33_333_333 || index < 3 {
-                    let el = Double(p.elementMicroseconds[pts] ?? 0) / 1000
+                let late = latency > 0 && arrival > latency
+                let el = Double(p.elementMicroseconds[pts] ?? 0) / 1000
+                if p.detail, late || index < 3 || el > 8 {
                     let push = p.pushed[pts].map { String(format: "%.1f", Double(Int64(bitPattern: $0) - Int64(pts)) / 1e6) } ?? "?"
-                    p.lateFrames.append(String(format: "frame %llu: \(lateness > 33_333_333 ? "LATE" : "ok"), arrived %.1f ms after its pts (source pushed it %@ ms after pts), %.1f ms in the element", index, Double(lateness) / 1e6, push, el))
+                    p.lateFrames.append(String(format: "frame %llu: \(late ? "LATE" : "ok"), arrived %.1f ms after its pts, render time %.1f ms after (source pushed it %@ ms after pts), %.1f ms in the element", index, Double(arrival) / 1e6, Double(latency) / 1e6, push, el))
                 }
             }
             return GST_PAD_PROBE_OK
@@ -220,8 +268,10 @@ struct TrackBench {
             gst_message_parse_error(msg, &e, nil)
             throw TrackBenchError(description: "pipeline failed: \(e.map { String(cString: $0.pointee.message) } ?? "")")
         }
+        probe.late = probe.arrivals.filter { $0 > Double(probe.latencyNanoseconds) / 1e6 }.count
         for line in probe.lateFrames { FileHandle.standardError.write(Data("\(mode) \(width)x\(height) \(line)\n".utf8)) }
-        return Run(records: try readRecords(out), milliseconds: probe.milliseconds, late: probe.late, frames: probe.arrived)
+        return Run(records: try readRecords(out), milliseconds: probe.milliseconds, late: probe.late, frames: probe.arrived,
+                   arrivals: probe.arrivals, latencyNanoseconds: probe.latencyNanoseconds)
     }
 
     func readRecords(_ path: String) throws -> [FrameRecord] {
@@ -231,7 +281,9 @@ struct TrackBench {
     // MARK: Stock approaches
 
     func stock(width: Int, height: Int, truth: [FrameRecord]) throws -> [TrackScore] {
-        let clip = try CodeClip(CodeClipOptions(width: width, height: height, seed: UInt64(seed), codeCount: codes))
+        var options = clipOptions
+        (options.width, options.height, options.seed, options.codeCount) = (width, height, UInt64(seed), codes)
+        let clip = try CodeClip(options)
         let detector = try BarcodeDetector(symbologies: Symbology.parseList(symbologies))
         var every: [FrameRecord] = [], held: [FrameRecord] = []
         var everyMs: [Double] = [], heldMs: [Double] = []
@@ -270,8 +322,21 @@ struct TrackBench {
         var visibleSince: [UInt64: UInt64] = [:]
         var wasVisible: Set<UInt64> = []
         let byFrame = Dictionary(output.map { ($0.frame, $0) }, uniquingKeysWith: { a, _ in a })
+        let payloads = Set(truth.flatMap { $0.objects.map(\.payload) })
+        var falseIds: Set<UInt64> = []
         for t in truth {
             let out = byFrame[t.frame]?.objects.filter { $0.state != .lost } ?? []
+            for o in out where !payloads.contains(o.payload) {
+                s.falseTrackFrames += 1
+                // The stock rows have no ids: each false reading counts as one.
+                if o.id == 0 || falseIds.insert(o.id).inserted {
+                    s.falseTracks += 1
+                    if lateDetail, o.id != 0 {
+                        let text = "\(method) \(t.width)x\(t.height) false track: id \(o.id) (\(String(decoding: o.payload, as: UTF8.self))) from frame \(t.frame)\n"
+                        FileHandle.standardError.write(Data(text.utf8))
+                    }
+                }
+            }
             var nowVisible: Set<UInt64> = []
             for o in t.objects where o.state == .detected {
                 nowVisible.insert(o.id)
@@ -287,7 +352,13 @@ struct TrackBench {
                     if o.symbology == "QR-Code" { s.qrCornerErrors.append(a.distance(to: b) / side) }
                 }
                 if let since = visibleSince.removeValue(forKey: o.id) { s.latencies.append(Double(t.frame - since) / 30) }
-                if let last = lastMatch[o.id], last.id != best.id, t.frame - last.frame <= 30 { switches += 1 }
+                if let last = lastMatch[o.id], last.id != best.id, t.frame - last.frame <= 30 {
+                    switches += 1
+                    if lateDetail {
+                        let text = "\(method) \(t.width)x\(t.height) id switch: frame \(t.frame), code \(o.id) (\(String(decoding: o.payload, as: UTF8.self))) was track \(last.id) on frame \(last.frame), now track \(best.id)\n"
+                        FileHandle.standardError.write(Data(text.utf8))
+                    }
+                }
                 lastMatch[o.id] = (best.id, t.frame)
             }
             wasVisible = nowVisible
@@ -295,7 +366,11 @@ struct TrackBench {
         s.idSwitches = switches
         if let timing {
             s.frameMilliseconds = timing.milliseconds
-            if method.contains("live") { s.late = timing.late }
+            if method.contains("live") {
+                s.late = timing.late
+                s.arrivals = timing.arrivals
+                s.renderMilliseconds = Double(timing.latencyNanoseconds) / 1e6
+            }
             s.dropped = frames - timing.frames
         }
         return s
@@ -314,9 +389,11 @@ struct TrackBench {
         return "| \(clip) | \(s.method) | \(pct(s.coverage)) | \(pct(q(s.cornerErrors, 0.5))) / \(pct(q(s.cornerErrors, 0.95))) | "
             + "\(pct(q(s.qrCornerErrors, 0.5))) / \(pct(q(s.qrCornerErrors, 0.95))) | "
             + "\(s.idSwitches.map(String.init) ?? "n/a") | "
+            + "\(s.falseTracks) / \(s.falseTrackFrames) | "
             + String(format: "%.2f s / %.2f s", q(s.latencies, 0.5), s.latencies.max() ?? .nan) + " | "
             + String(format: "%.1f / %.1f", q(ms, 0.5), q(ms, 0.95)) + " | "
             + (s.method.contains("async") ? "live" : String(format: "%.0f", fps)) + " | "
-            + (s.late.map { "\($0) / \(s.dropped ?? 0)" } ?? s.dropped.map { "– / \($0)" } ?? "n/a") + " |"
+            + (s.late.map { "\($0) / \(s.dropped ?? 0)" } ?? s.dropped.map { "– / \($0)" } ?? "n/a") + " | "
+            + (s.renderMilliseconds.map { String(format: "%.1f / %.1f (%.1f)", q(s.arrivals, 0.5), s.arrivals.max() ?? .nan, $0) } ?? "–") + " |"
     }
 }

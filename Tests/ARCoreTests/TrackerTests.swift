@@ -156,6 +156,23 @@ final class TrackerTests: XCTestCase {
         XCTAssertEqual(update.tracks.map(\.state), [.lost, .detected])
     }
 
+    func testAnotherPayloadReadOnACodeReadOnTheSameFrameIsAMisreading() {
+        var tracker = Tracker()
+        _ = tracker.update(detections: [code("A", x: 0, y: 0)], timestampNanoseconds: 0)
+        // A second, wrong reading on the same code, same frame: no track for it.
+        let misread = Detection(symbology: "QR-Code", text: "B", quad: Quad(Rect(x: 25, y: 10, width: 10, height: 10)))
+        var update = tracker.update(detections: [code("A", x: 2, y: 0), misread], timestampNanoseconds: 33 * ms)
+        XCTAssertEqual(update.tracks.map(\.text), ["A"])
+        XCTAssertEqual(update.added, [])
+        // Beside the code it is another code.
+        let beside = Detection(symbology: "QR-Code", text: "B", quad: Quad(Rect(x: 60, y: 0, width: 40, height: 40)))
+        update = tracker.update(detections: [code("A", x: 4, y: 0), beside], timestampNanoseconds: 66 * ms)
+        XCTAssertEqual(update.added.map(\.text), ["B"])
+        // A code replaced in place (the old one not read on that frame) starts its own track.
+        update = tracker.update(detections: [code("C", x: 4, y: 0)], timestampNanoseconds: 99 * ms)
+        XCTAssertEqual(update.added.map(\.text), ["C"])
+    }
+
     func testDuplicateDetectionsAtTheSamePlaceAreMergedKeepingTheBestQuality() {
         var tracker = Tracker()
         let update = tracker.update(detections: [code("A", x: 0, y: 0, quality: 2), code("A", x: 5, y: 3, quality: 9)],

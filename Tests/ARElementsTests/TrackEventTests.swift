@@ -130,4 +130,26 @@ final class TrackEventTests: XCTestCase {
             }
         }
     }
+
+    func testDecodeWorkerRunsBelowTheStreamingThread() throws {
+        let h = Harness("arbarcodetrack detect-mode=async", caps: TestFrame(width: 200, height: 200).i420Caps)
+        var f = TestFrame(width: 200, height: 200)
+        f.addQR("NICE", x: 100, y: 100, module: 4)
+        _ = h.process(f.i420, ptsNanoseconds: 0)
+        // Each thread's nice value is field 19 of /proc/self/task/TID/stat (after the name's ")").
+        func nice(_ tid: String) throws -> Int? {
+            let stat = try String(contentsOfFile: "/proc/self/task/\(tid)/stat", encoding: .utf8)
+            guard let close = stat.lastIndex(of: ")") else { return nil }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return Int(fields[16])
+        }
+        var workers: [Int] = []
+        for tid in try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task") {
+            let name = try String(contentsOfFile: "/proc/self/task/\(tid)/comm", encoding: .utf8)
+            if name.hasPrefix("arbarcodetrack") { workers.append(try XCTUnwrap(nice(tid))) }
+        }
+        XCTAssertFalse(workers.isEmpty, "the decode worker is running")
+        XCTAssertEqual(Set(workers), [10], "decode workers run at nice 10")
+        XCTAssertEqual(try nice(String(getpid())), 0, "the process (and the test's streaming thread) stays at 0")
+    }
 }

@@ -1,4 +1,5 @@
 import ARCore
+@testable import ARElements
 import ARGst
 import XCTest
 
@@ -98,5 +99,16 @@ final class TrackTests: XCTestCase {
         // Frame 0 (full scan) is blank; the code shows from frame 1 and is found by the scan on frame 3,
         // then re-decoded around its track on the frames between scans.
         XCTAssertEqual(counts, [0, 0, 0, 1, 1, 1])
+    }
+
+    func testRegionReadingsOnlyConfirmTrackedCodes() {
+        let place = Quad(Rect(x: 10, y: 10, width: 40, height: 40))
+        let tracked = Track(id: 1, symbology: "EAN-13", payload: Array("4006381333931".utf8), quad: place, state: .tracked,
+                            firstSeenNanoseconds: 0, lastDecodedNanoseconds: 0, quality: 1)
+        let same = Detection(symbology: "EAN-13", text: "4006381333931", quad: place)
+        let other = Detection(symbology: "EAN-13", text: "4006381333948", quad: place)
+        let otherKind = Detection(symbology: "CODE-128", text: "4006381333931", quad: place)
+        XCTAssertEqual(ArBarcodeTrack.confirming([same, other, otherKind], [tracked]).map(\.text), ["4006381333931"])
+        XCTAssertEqual(ArBarcodeTrack.confirming([same], []).count, 0)
     }
 }

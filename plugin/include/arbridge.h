@@ -20,6 +20,9 @@
 #include <gst/base/gstbasetransform.h>
 #include <gst/video/video.h>
 #include <gst/video/gstvideofilter.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 G_BEGIN_DECLS
 
@@ -148,6 +151,20 @@ GType ar_value_gtype (ArValueType type);
 
 /** Registers the arbarcode plugin statically, for applications and tests that link it. */
 gboolean ar_plugin_register_static (void);
+
+/* The calling thread's kernel id, e.g. for setpriority() on one thread, and its name (15 bytes
+ * kept; shown by top -H and debuggers). Swift cannot call the variadic syscall() and prctl(). */
+static inline int
+ar_thread_id (void)
+{
+  return (int) syscall (SYS_gettid);
+}
+
+static inline void
+ar_thread_set_name (const char *name)
+{
+  prctl (PR_SET_NAME, name, 0, 0, 0);
+}
 
 G_END_DECLS
 
