@@ -38,14 +38,16 @@ struct TrackScore {
 
 struct TrackBench {
     static let usage = """
-        usage: arbench track [--frames 240] [--sizes 1280x720,1920x1080] [--codes 10] [--seed 7] [--interval 5] [--no-live] [--no-stock] [--late-detail]
+        usage: arbench track [--frames 240] [--sizes 1280x720,1920x1080] [--codes 10] [--seed 7] [--interval 5] [--async-interval 1] [--no-live] [--no-stock] [--late-detail]
                              [--clip speed=0.12,rotation-speed=20,scale-change=0.1,perspective=0.1,occluders=0,noise=2,blur=0,code-size=0.17]
         Renders arcodesrc clips (30 fps, moving QR / EAN-13 / Code 128 codes), runs arbarcodetrack (sync,
         and async paced live) and the stock approaches (zbar on every frame; zbar every Nth frame holding
         the last position), and scores every frame against the generator's exact corners. --no-stock skips
         the stock rows; --late-detail lists the first three live frames and each late one (to stderr): when
         the source pushed it and the time spent in arbarcodetrack, after its timestamp, and each id switch. --clip sets
-        arcodesrc's motion and image properties (the defaults shown) for other clip sets.
+        arcodesrc's motion and image properties (the defaults shown) for other clip sets. --interval is
+        the sync run's detect-interval (and the stock row's N); --async-interval the live run's (default 1,
+        the element's default: a full scan as often as the worker can, alternating with region jobs).
         """
 
     var frames = 240
@@ -53,6 +55,9 @@ struct TrackBench {
     var codes = 10
     var seed = 7
     var interval = 5
+    /// `detect-interval` of the live async run: the element's default, full scans as often as the
+    /// worker can (alternating with region jobs); `--interval` is for sync and the stock rows.
+    var asyncInterval = 1
     var live = true
     var stockRows = true
     var lateDetail = false
@@ -74,6 +79,7 @@ struct TrackBench {
             case "--codes": codes = Int(try value()) ?? codes
             case "--seed": seed = Int(try value()) ?? seed
             case "--interval": interval = Int(try value()) ?? interval
+            case "--async-interval": asyncInterval = Int(try value()) ?? asyncInterval
             case "--no-live": live = false
             case "--no-stock": stockRows = false
             case "--late-detail": lateDetail = true
@@ -131,7 +137,7 @@ struct TrackBench {
             scores.append(score(sync.records, truth: truth, method: "arbarcodetrack sync (interval \(interval))", timing: sync))
             if live {
                 let a = try pipelineRun(width: w, height: h, mode: "async", truthPath: nil, dir: dir)
-                scores.append(score(a.records, truth: truth, method: "arbarcodetrack async, live 30 fps", timing: a))
+                scores.append(score(a.records, truth: truth, method: "arbarcodetrack async (interval \(asyncInterval)), live 30 fps", timing: a))
             }
             if stockRows { scores += try stock(width: w, height: h, truth: truth) }
             for s in scores { print(row("\(w)x\(h)", s)) }
@@ -177,7 +183,7 @@ struct TrackBench {
             + clipProperties.map { " \($0.0)=\($0.1)" }.joined()
             + (truthPath.map { " truth-location=\($0)" } ?? "")
             + " ! video/x-raw,format=I420,width=\(width),height=\(height),framerate=30/1"
-            + " ! arbarcodetrack name=t detect-mode=\(mode) detect-interval=\(interval) symbologies=\(symbologies)"
+            + " ! arbarcodetrack name=t detect-mode=\(mode) detect-interval=\(isLive ? asyncInterval : interval) symbologies=\(symbologies)"
             + " ! arexport location=\(out) ! fakesink name=sink sync=\(isLive)"
         var err: UnsafeMutablePointer<GError>?
         guard let pipeline = gst_parse_launch(launch, &err) else {
