@@ -55,7 +55,7 @@ public final class ArBarcodeTrack: VideoFilterElement {
                      "Where full-frame decodes run: a worker thread (async: never blocks, for cameras), the streaming thread (sync: deterministic, for files), or auto (async on live sources)",
                      typeName: "ArDetectMode", \.detectMode, mutableInPlaying: false),
         .uint("detect-interval", "Detect interval",
-              "Frames between full-frame decodes (sync: exactly; async: at least); tracks follow the image in between",
+              "Frames between full-frame decodes (sync: exactly; async: at least); tracks follow the image in between and re-decodes in their regions confirm them (new codes come from full-frame decodes)",
               \.detectInterval, range: 1...1000),
     ] + TrackingSettings.properties(\.tracking)
 
