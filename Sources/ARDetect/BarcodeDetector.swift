@@ -44,7 +44,7 @@ public final class BarcodeDetector {
         var halves: [(detection: Detection, reach: Int)] = []
         for symbol in frameScanner.scan(luma) {
             guard let d = detection(symbol, in: luma, map: .identity) else { continue }
-            if Self.pairsHalves.contains(symbol.type.rawValue) {
+            if Symbology.decodedInHalves(symbol.type) {
                 if let alone = isolated(d, in: luma) { halves.append(alone) }
             } else {
                 found.append(d)
@@ -77,8 +77,7 @@ public final class BarcodeDetector {
     public func detect(_ luma: LumaImage, in regions: [Quad]) -> [Detection] {
         var found: [Detection] = []
         for region in regions {
-            let c = region.center
-            let grown = Quad(region.corners.map { c + ($0 - c) * 1.25 + ($0 - c).normalised * 8 })!
+            let grown = Self.grown(region, by: 1.25)
             let degrees = options.rotate ? region.rotationDegrees : 0
             merge(scan(luma, region: grown, degrees: degrees, skipPlain: false), into: &found)
         }
@@ -136,9 +135,6 @@ public final class BarcodeDetector {
         return []
     }
 
-    /// EAN/UPC symbologies, which zbar decodes half by half and may pair across two codes.
-    private static let pairsHalves: Set<UInt32> = Set([ZBAR_EAN13, ZBAR_UPCA, ZBAR_EAN8, ZBAR_UPCE, ZBAR_ISBN10, ZBAR_ISBN13].map(\.rawValue))
-    
     /// `d` read again on its own: zbar scans the frame's pixels in the bounding box of `d`'s outline
     /// grown as for region decodes, then (when nothing is read there, e.g. the outline fit saw only
     /// part of the code) grown 2.5 times, then across the frame on the rows (columns for codes read
@@ -147,9 +143,7 @@ public final class BarcodeDetector {
     /// reading made there instead when it reads another code of the family (`d` joined two codes'
     /// halves, one of them that code); nil when none reads anything. `reach`: the crop's index.
     private func isolated(_ d: Detection, in luma: LumaImage) -> (detection: Detection, reach: Int)? {
-        let c = d.quad.center
-        let near = Quad(d.quad.corners.map { c + ($0 - c) * 1.25 + ($0 - c).normalised * 8 })!.boundingBox
-        let wider = Quad(d.quad.corners.map { c + ($0 - c) * 2.5 + ($0 - c).normalised * 8 })!.boundingBox
+        let near = Self.grown(d.quad, by: 1.25).boundingBox, wider = Self.grown(d.quad, by: 2.5).boundingBox
         var boxes = [near, wider]
         // Across the frame only for an outline that can be a code: a sliver (under 4 px across)
         // comes from points on one bar, and its rows may hold the two codes again.
@@ -167,6 +161,12 @@ public final class BarcodeDetector {
         return nil
     }
 
+    /// `quad` scaled by `factor` about its centre and grown 8 px more (a small code's quiet zone).
+    private static func grown(_ quad: Quad, by factor: Double) -> Quad {
+        let c = quad.center
+        return Quad(quad.corners.map { c + ($0 - c) * factor + ($0 - c).normalised * 8 })!
+    }
+
     /// EAN/UPC readings in `box` (frame pixels, clipped to the frame): the same pixels as the
     /// whole-frame scan, cropped. Corners in frame pixels.
     private func readAlone(_ box: Rect, in luma: LumaImage) -> [Detection] {
@@ -176,7 +176,7 @@ public final class BarcodeDetector {
         let map = AffineMap(a: 1, b: 0, tx: Double(x0), c: 0, d: 1, ty: Double(y0))
         work.resample(luma, map: map, width: x1 - x0, height: y1 - y0)
         return work.withLuma { image in
-            isolationScanner.scan(image).filter { Self.pairsHalves.contains($0.type.rawValue) }
+            isolationScanner.scan(image).filter { Symbology.decodedInHalves($0.type) }
                 .compactMap { detection($0, in: image, map: map) }
         }
     }

@@ -55,6 +55,12 @@ public struct Symbology: Hashable, Sendable {
         return out.filter { seen.insert($0.name).inserted }
     }
 
+    /// Whether zbar decodes symbols of `type` half by half (EAN/UPC and the ISBNs read as EAN-13),
+    /// keeping a decoded half between scan lines and images, so halves of two codes can pair up.
+    static func decodedInHalves(_ type: zbar_symbol_type_t) -> Bool {
+        [ZBAR_EAN13, ZBAR_UPCA, ZBAR_EAN8, ZBAR_UPCE, ZBAR_ISBN10, ZBAR_ISBN13].contains(type)
+    }
+
     /// zbar's display name for a decoded symbol type, e.g. `QR-Code`, `EAN-13`.
     static func displayName(_ type: zbar_symbol_type_t) -> String {
         String(cString: zbar_get_symbol_name(type))

@@ -42,8 +42,7 @@ final class ZBarScanner {
         self.scanner = scanner
         zbar_image_set_format(image, 0x3030_3859)  // fourcc "Y800"
         enabledEAN13 = symbologies.contains { $0.name == "ean13" }
-        let halves: Set<String> = ["ean13", "ean8", "upca", "upce", "isbn10", "isbn13"]
-        renew = fresh && symbologies.contains { halves.contains($0.name) }
+        renew = fresh && symbologies.contains { Symbology.decodedInHalves($0.type) }
     }
 
     private static func makeScanner(_ symbologies: [Symbology], density: Int32) -> OpaquePointer? {

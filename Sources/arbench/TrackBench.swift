@@ -3,6 +3,7 @@ import ARBridge
 import ARCodeGen
 import ARCore
 import ARDetect
+import ARElements
 import CGStreamer
 import Foundation
 
@@ -73,13 +74,21 @@ struct TrackBench {
             guard i < arguments.count else { throw TrackBenchError(description: "missing value\n" + Self.usage) }
             return arguments[i]
         }
+        /// A whole number of at least `min` (intervals and frame counts of 0 make no run).
+        func number(min: Int = 1) throws -> Int {
+            let option = arguments[i], text = try value()
+            guard let n = Int(text), n >= min else {
+                throw TrackBenchError(description: "\(option): expected a whole number ≥ \(min), got \"\(text)\"\n" + Self.usage)
+            }
+            return n
+        }
         while i < arguments.count {
             switch arguments[i] {
-            case "--frames": frames = Int(try value()) ?? frames
-            case "--codes": codes = Int(try value()) ?? codes
-            case "--seed": seed = Int(try value()) ?? seed
-            case "--interval": interval = Int(try value()) ?? interval
-            case "--async-interval": asyncInterval = Int(try value()) ?? asyncInterval
+            case "--frames": frames = try number()
+            case "--codes": codes = try number()
+            case "--seed": seed = try number(min: 0)
+            case "--interval": interval = try number()
+            case "--async-interval": asyncInterval = try number()
             case "--no-live": live = false
             case "--no-stock": stockRows = false
             case "--late-detail": lateDetail = true
@@ -96,11 +105,26 @@ struct TrackBench {
     }
 
     /// `key=value,…` with arcodesrc's property names; each sets the same field of `clipOptions`.
+    /// Values are checked against arcodesrc's own ranges (its property table), so the element and
+    /// the stock rows' `CodeClip` render the same clip.
     mutating func parseClip(_ text: String) throws {
         for item in text.split(separator: ",") {
             let kv = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard kv.count == 2, let number = Double(kv[1]), number >= 0 else {
+            guard kv.count == 2, let number = Double(kv[1]) else {
                 throw TrackBenchError(description: "--clip: expected key=number, got \"\(item)\"\n" + Self.usage)
+            }
+            let range: ClosedRange<Double>?
+            switch ArCodeSrc.properties.first(where: { $0.name == kv[0] })?.kind {
+            case .double(let lo, let hi)?: range = lo...hi
+            case .uint(let lo, let hi)?:
+                guard number == number.rounded() else {
+                    throw TrackBenchError(description: "--clip: \(kv[0]) takes a whole number, got \(kv[1])")
+                }
+                range = Double(lo)...Double(hi)
+            default: range = nil  // not an arcodesrc property: refused below
+            }
+            if let range, !range.contains(number) {
+                throw TrackBenchError(description: "--clip: \(kv[0])=\(kv[1]) is outside arcodesrc's range \(range.lowerBound)…\(range.upperBound)")
             }
             switch kv[0] {
             case "speed": clipOptions.speed = number
