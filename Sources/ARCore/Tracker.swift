@@ -41,6 +41,13 @@ public struct Detection: Hashable, Sendable {
 
     /// The payload decoded as UTF-8, invalid sequences replaced by U+FFFD.
     public var text: String { String(decoding: payload, as: UTF8.self) }
+
+    /// Whether a single reading of `symbology` is trustworthy: 2D codes carry Reed–Solomon error
+    /// correction, while a 1D reading rests on a check character (or none) that a blurred or
+    /// damaged code can satisfy with wrong characters.
+    public static func isSelfChecking(symbology: String) -> Bool {
+        symbology == "QR-Code" || symbology == "SQ-Code"
+    }
 }
 
 /// A code followed across frames under a stable id.

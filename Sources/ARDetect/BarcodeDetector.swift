@@ -2,8 +2,19 @@ import ARCore
 import CZBar
 import Foundation
 
-/// Decodes barcodes and QR codes in luma images with zbar, plus extra passes where zbar alone
-/// misses (see `DetectorOptions`). Not thread-safe: one per stream.
+/// What one frame's detection found.
+public struct DetectorResult: Sendable {
+    /// Every code read, corners in frame pixels.
+    public var codes: [Detection]
+    /// Verified code-like regions that no pass read (`locate=regions` only): a code is there, not
+    /// yet readable (too small, blurred, damaged).
+    public var located: [LocatedRegion]
+}
+
+/// Decodes barcodes and QR codes in luma images with zbar. By default (`locate=regions`) a
+/// localizer finds code-like regions and only those are decoded, each turned upright and resampled,
+/// on `threads` threads; `locate=full` scans the whole frame with zbar, then gives extra passes to
+/// the regions it left unread (see `DetectorOptions`). Not thread-safe: one per stream.
 public final class BarcodeDetector {
     /// The symbologies this detector decodes.
     public let symbologies: [Symbology]
@@ -13,6 +24,7 @@ public final class BarcodeDetector {
             if options.scanDensity != oldValue.scanDensity {
                 if let s = try? ZBarScanner(symbologies: symbologies, density: options.scanDensity) { frameScanner = s }
             }
+            if options.threads != oldValue.threads { makePool() }
         }
     }
 
@@ -20,8 +32,11 @@ public final class BarcodeDetector {
     private let regionScanner: ZBarScanner
     /// Reads EAN/UPC codes again alone, without halves kept from earlier scans (of other codes).
     private let isolationScanner: ZBarScanner
-    private let finder = CandidateFinder()
+    private let locator = CodeLocator()
     private var work = LumaBuffer(width: 1, height: 1)
+    /// One region decoder per pool worker.
+    private var decoders: [RegionDecoder] = []
+    private var pool = DecodePool(workers: 1)
 
     /// A detector for `symbologies` (by default what the property value `all` selects).
     public init(symbologies: [Symbology] = Symbology.allByDefault, options: DetectorOptions = DetectorOptions()) throws {
@@ -30,7 +45,17 @@ public final class BarcodeDetector {
         frameScanner = try ZBarScanner(symbologies: symbologies, density: options.scanDensity)
         regionScanner = try ZBarScanner(symbologies: symbologies)
         isolationScanner = try ZBarScanner(symbologies: symbologies, fresh: true)
-        hasLinear = symbologies.contains { $0.type != ZBAR_QRCODE && $0.type != ZBAR_SQCODE }
+        hasLinear = symbologies.contains { !$0.isTwoDimensional }
+        makePool()
+    }
+
+    deinit { pool.stop() }
+
+    private func makePool() {
+        let n = min(64, options.threads > 0 ? options.threads : ProcessInfo.processInfo.activeProcessorCount)
+        pool.stop()
+        pool = DecodePool(workers: n)
+        decoders = (0..<n).compactMap { _ in try? RegionDecoder(symbologies: symbologies) }
     }
 
     /// Whether any 1D symbology is enabled (else 1D-looking regions are not worth a pass).
@@ -38,6 +63,69 @@ public final class BarcodeDetector {
 
     /// Every code found in `luma`, with corners in `luma`'s pixels.
     public func detect(_ luma: LumaImage) -> [Detection] {
+        scan(luma).codes
+    }
+
+    /// Every code found in `luma` and, with `locate=regions`, the verified regions no pass read.
+    /// Regions whose centre lies in one of `skipping` (frame pixels: e.g. tracked codes, re-decoded
+    /// on their own) are left alone.
+    public func scan(_ luma: LumaImage, skipping: [Quad] = []) -> DetectorResult {
+        switch options.locate {
+        case .full: return DetectorResult(codes: fullScan(luma), located: [])
+        case .regions: return locateAndDecode(luma, skipping: skipping)
+        case .auto:
+            var result = locateAndDecode(luma, skipping: skipping)
+            guard !result.located.isEmpty || result.codes.isEmpty else { return result }
+            // The whole frame adds what the regions missed; a region's reading wins where both read.
+            let regionCodes = result.codes
+            for d in fullScan(luma) where !regionCodes.contains(where: { $0.quad.contains(d.quad.center) || d.quad.contains($0.quad.center) })
+                && !skipping.contains(where: { $0.contains(d.quad.center) }) {
+                result.codes.append(d)
+            }
+            result.located.removeAll { r in result.codes.contains { $0.quad.contains(r.quad.center) || r.quad.contains($0.quad.center) } }
+            return result
+        }
+    }
+
+    /// The regions the localizer finds in `luma`, best first.
+    public func locate(_ luma: LumaImage) -> [LocatedRegion] {
+        locator.regions(in: luma)
+    }
+
+    private func locateAndDecode(_ luma: LumaImage, skipping: [Quad]) -> DetectorResult {
+        var unverified = options.maxRegions
+        let regions = locator.regions(in: luma).filter { r in
+            if skipping.contains(where: { $0.contains(r.quad.center) || r.quad.contains($0.center) }) { return false }
+            if r.kind == .linear && !hasLinear { return false }
+            if r.verified { return true }
+            guard unverified > 0 else { return false }
+            unverified -= 1
+            return true
+        }
+        var results = [[Detection]](repeating: [], count: regions.count)
+        let options = options, decoders = decoders
+        results.withUnsafeMutableBufferPointer { out in
+            let out = out  // each index is written by one worker only
+            pool.run(count: regions.count) { worker, i in
+                out[i] = decoders[worker].decode(regions[i], in: luma, options: options)
+            }
+        }
+        var found: [Detection] = []
+        var located: [LocatedRegion] = []
+        for (region, codes) in zip(regions, results) {
+            if codes.isEmpty {
+                if region.verified { located.append(region) }
+            } else {
+                merge(codes, into: &found)
+            }
+        }
+        // A located region that a code read elsewhere covers (e.g. a 2D blob around a 1D code) is that code.
+        located.removeAll { r in found.contains { $0.quad.contains(r.quad.center) || r.quad.contains($0.quad.center) } }
+        return DetectorResult(codes: found, located: located)
+    }
+
+    /// zbar over the whole frame, then the extra passes on the regions it left unread.
+    private func fullScan(_ luma: LumaImage) -> [Detection] {
         var found: [Detection] = []
         // EAN/UPC readings, read again alone (a reading made of two codes' halves is not there on
         // its own), with how far the crop had to reach: 0 the outline, 1 its surroundings, 2 its rows.
@@ -60,12 +148,12 @@ public final class BarcodeDetector {
         }
         guard options.maxRegions > 0 else { return found }
         var budget = options.maxRegions
-        for candidate in finder.candidates(in: luma) {
+        for candidate in locator.regions(in: luma) {
             guard budget > 0 else { break }
             if isCovered(candidate.quad, by: found) { continue }
-            if candidate.axisDegrees != nil && !hasLinear { continue }
+            if candidate.kind == .linear && !hasLinear { continue }
             budget -= 1
-            let degrees = options.rotate ? candidate.axisDegrees ?? 0 : 0
+            let degrees = options.rotate && candidate.kind == .linear ? candidate.axisDegrees : 0
             merge(scan(luma, region: candidate.quad, degrees: degrees, skipPlain: true), into: &found)
         }
         return found

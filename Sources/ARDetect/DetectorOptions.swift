@@ -1,11 +1,20 @@
-/// How hard the detector tries beyond zbar's own full-frame scan. Each extra pass runs only on
-/// code-like regions (see `CandidateFinder`) that the full-frame scan left unread, and only until
-/// one of its attempts decodes, so frames where zbar reads everything pay only for the search.
+/// Where the detector decodes (`locate`), on how many threads, and which passes it tries on a
+/// region (each only until one reads).
 public struct DetectorOptions: Equatable, Sendable {
+    /// `regions`: the localizer (`CodeLocator`) finds code-like regions and only those are decoded,
+    /// each turned upright and resampled: the cost grows with the codes, not the pixels. `full`: zbar
+    /// scans the whole frame, then the extra passes run on regions it left unread. `auto` (default):
+    /// `regions`, then `full` on frames where a verified region stayed unread or nothing was read.
+    public var locate: LocateMode
+    /// Threads decoding regions at once (1…64, 0 = one per core), the calling thread included.
+    public var threads: Int
+    /// Retry regions sharpened across the bars (blurred codes).
+    public var sharpen: Bool
     /// zbar scan-line spacing on the full frame, pixels (1 = every row and column, 1…16). Larger
     /// is faster and misses small 1D codes; region passes always scan every line.
     public var scanDensity: Int
-    /// Most unread code-like regions given extra passes per frame (0 = zbar's full-frame scan only).
+    /// `full`: most unread code-like regions given extra passes per frame (0 = zbar's full-frame scan
+    /// only). `regions`: most unverified regions decoded per frame (verified ones are always decoded).
     public var maxRegions: Int
     /// Rotate 1D regions so their bars are upright (zbar scans only rows and columns).
     public var rotate: Bool
@@ -19,8 +28,12 @@ public struct DetectorOptions: Equatable, Sendable {
     public var contrast: Bool
 
     /// The defaults, chosen from measurements on photos (see README, "Extra passes").
-    public init(scanDensity: Int = 1, maxRegions: Int = 4, rotate: Bool = true, upscale: Bool = true,
+    public init(locate: LocateMode = .auto, threads: Int = 1, sharpen: Bool = true, scanDensity: Int = 1,
+                maxRegions: Int = 4, rotate: Bool = true, upscale: Bool = true,
                 downscale: Bool = true, invert: Bool = true, contrast: Bool = false) {
+        self.locate = locate
+        self.threads = threads
+        self.sharpen = sharpen
         self.scanDensity = scanDensity
         self.maxRegions = maxRegions
         self.rotate = rotate
@@ -31,6 +44,17 @@ public struct DetectorOptions: Equatable, Sendable {
     }
 
     /// zbar's scan alone: what the stock `zbar` element does.
-    public static let zbarOnly = DetectorOptions(maxRegions: 0, rotate: false, upscale: false, downscale: false,
+    public static let zbarOnly = DetectorOptions(locate: .full, sharpen: false, maxRegions: 0, rotate: false, upscale: false, downscale: false,
                                                  invert: false, contrast: false)
+}
+
+/// Where a detector decodes.
+public enum LocateMode: Int32, Sendable {
+    /// The localizer's regions; then the whole frame (`full`) only when a verified region stayed
+    /// unread or nothing was read at all.
+    case auto = 0
+    /// Only in the regions the localizer finds.
+    case regions = 1
+    /// zbar over the whole frame, plus passes on regions it left unread.
+    case full = 2
 }

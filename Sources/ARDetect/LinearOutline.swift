@@ -16,7 +16,6 @@ enum LinearOutline {
     /// reading direction, on the side that is up when the code reads left to right); nil when the
     /// points are empty.
     static func fit(points: [Point], orientation: zbar_orientation_t, in luma: LumaImage) -> Quad? {
-        guard !points.isEmpty else { return nil }
         let reading: Point
         switch orientation {
         case ZBAR_ORIENT_RIGHT: reading = Point(x: 0, y: 1)
@@ -24,6 +23,12 @@ enum LinearOutline {
         case ZBAR_ORIENT_LEFT: reading = Point(x: 0, y: -1)
         default: reading = Point(x: 1, y: 0)
         }
+        return fit(points: points, reading: reading, in: luma)
+    }
+
+    /// The same fit for points read in the direction `reading` (a unit vector in `luma`'s pixels).
+    static func fit(points: [Point], reading: Point, in luma: LumaImage) -> Quad? {
+        guard !points.isEmpty else { return nil }
         var u = barAxis(around: points, in: luma) ?? reading
         let mean = points.reduce(Point(x: 0, y: 0), +) * (1 / Double(points.count))
         u = refineAxis(u, centre: mean, span: points.map { dot($0 - mean, u) }, in: luma)

@@ -23,6 +23,8 @@ final class ZBarScanner {
     private let image: OpaquePointer
     private let symbologies: [Symbology]
     private let density: Int32
+    /// Whether columns are scanned too (false: rows only, for 1D strips turned upright).
+    private let columns: Bool
     /// Whether zbar's scanner is made afresh for every image (`fresh`, and an EAN/UPC decoder runs).
     private let renew: Bool
 
@@ -30,12 +32,14 @@ final class ZBarScanner {
     /// zbar keeps a decoded EAN/UPC half between scan lines and between images (only making a new
     /// scanner clears it): a later pass over the same code can complete it, but a half from another
     /// code can join it too. `fresh`: start every image without such halves (costs making a scanner).
-    init(symbologies: [Symbology], density: Int = 1, fresh: Bool = false) throws {
+    /// `columns`: false scans rows only.
+    init(symbologies: [Symbology], density: Int = 1, fresh: Bool = false, columns: Bool = true) throws {
         self.symbologies = symbologies
         self.density = Int32(max(1, density))
+        self.columns = columns
         guard let image = zbar_image_create() else { throw DetectorError.scannerUnavailable }
         self.image = image
-        guard let scanner = Self.makeScanner(symbologies, density: self.density) else {
+        guard let scanner = Self.makeScanner(symbologies, density: self.density, columns: columns) else {
             zbar_image_destroy(image)
             throw DetectorError.scannerUnavailable
         }
@@ -45,7 +49,7 @@ final class ZBarScanner {
         renew = fresh && symbologies.contains { Symbology.decodedInHalves($0.type) }
     }
 
-    private static func makeScanner(_ symbologies: [Symbology], density: Int32) -> OpaquePointer? {
+    private static func makeScanner(_ symbologies: [Symbology], density: Int32, columns: Bool) -> OpaquePointer? {
         guard let scanner = zbar_image_scanner_create() else { return nil }
         // Disable everything, then enable the chosen ones: fewer decoders run, faster scans.
         zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_ENABLE, 0)
@@ -59,9 +63,11 @@ final class ZBarScanner {
         }
         // Raw bytes: zbar would otherwise guess a text encoding and re-encode (mangling UTF-8).
         zbar_image_scanner_set_config(scanner, ZBAR_QRCODE, ZBAR_CFG_BINARY, 1)
+        // Code 39 full ASCII ("+A" → "a", "%U" → NUL …), as zxing-cpp reads it.
+        zbar_image_scanner_set_config(scanner, ZBAR_CODE39, ZBAR_CFG_ASCII, 1)
         // Keep positions so every symbol reports its outline.
         zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_POSITION, 1)
-        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, density)
+        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, columns ? density : 0)
         zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, density)
         return scanner
     }
@@ -91,7 +97,7 @@ final class ZBarScanner {
         zbar_image_set_size(image, UInt32(luma.stride), UInt32(luma.height))
         zbar_image_set_crop(image, 0, 0, UInt32(luma.width), UInt32(luma.height))
         zbar_image_set_data(image, luma.base, UInt(luma.stride * luma.height), nil)
-        if renew, let fresh = Self.makeScanner(symbologies, density: density) {
+        if renew, let fresh = Self.makeScanner(symbologies, density: density, columns: columns) {
             zbar_image_scanner_destroy(scanner)
             scanner = fresh
         }

@@ -16,7 +16,9 @@ public final class ArBarcodeDetect: VideoFilterElement {
         var symbologies: String? = "all"
         /// Post a `barcode` element message per frame with codes.
         var message = false
-        var options = DetectorOptions()
+        var options = DetectorOptions(threads: 0)
+        /// Agreeing scan lines a 1D reading needs to be reported.
+        var confirm = 2
     }
 
     public static let defaultSettings = Settings()
@@ -38,6 +40,20 @@ public final class ArBarcodeDetect: VideoFilterElement {
                   + "quality, timestamp, stream-time, running-time, duration) for the first code, its quad, and a "
                   + "'symbols' list with every code",
               \.message),
+        .enumeration("locate", "Locate",
+                     "Where zbar decodes: 'regions' (only in the code-like regions a localizer finds, each turned upright and "
+                         + "resampled; cost grows with the codes, not the pixels), 'full' (the whole frame, then extra passes on "
+                         + "code-like regions it left unread) or 'auto' (regions, then the whole frame on frames where a "
+                         + "code-like region or the whole frame stayed unread)",
+                     typeName: "ArLocateMode", \.options.locate),
+        .uint("threads", "Threads",
+              "Threads decoding regions at once, the streaming thread included (0 = one per core). The output does not "
+                  + "depend on it", \.options.threads, range: 0...64),
+        .bool("sharpen", "Sharpen blurred regions",
+              "Retry regions sharpened across the bars (codes blurred by motion or focus)", \.options.sharpen),
+        .uint("confirm", "Confirm 1D readings",
+              "Scan lines that must agree on a 1D reading before it is reported (2D codes carry error correction and need "
+                  + "one). 1 reports single-line readings, which include misreads of blurred codes", \.confirm, range: 1...8),
         .uint("scan-density", "Scan density",
               "zbar scan-line spacing on the whole frame, pixels (1 = every row and column). 2 halves the scan cost "
                   + "and misses 1D codes thinner than about 2 lines",
@@ -93,7 +109,9 @@ public final class ArBarcodeDetect: VideoFilterElement {
         guard let detector else { return }
         let s = settings.snapshot
         try detector.reconfigure(symbologies: s.symbologies, options: s.options)
-        let detections = detector.detect(frame)
+        let detections = detector.detect(frame).filter {
+            $0.quality >= s.confirm || Detection.isSelfChecking(symbology: $0.symbology)
+        }
         cat.log(.log, element.object, "frame pts \(frame.buffer.ptsNanoseconds.map(String.init) ?? "none"): \(detections.count) codes")
         frame.setBarcodeRegions(detections.map {
             BarcodeRegion(trackID: nil, symbology: $0.symbology, payload: $0.payload, quad: $0.quad, state: .detected,
@@ -148,5 +166,14 @@ final class CodeDetectorStage {
         } catch let error as DetectorError {
             throw ElementError.settings("Invalid value for property 'symbologies': \(error)", debug: "symbologies=\(list ?? "")")
         }
+    }
+}
+
+extension LocateMode: PropertyEnum {
+    public static var allCases: [LocateMode] { [.auto, .regions, .full] }
+    public var nick: String { ["auto", "regions", "full"][Int(rawValue)] }
+    public var label: String {
+        ["Regions, then the whole frame when a found region or the frame stayed unread",
+         "Decode only the code-like regions a localizer finds", "Scan the whole frame, then the unread regions"][Int(rawValue)]
     }
 }

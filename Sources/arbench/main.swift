@@ -15,6 +15,7 @@ let commands: [BenchCommand] = [
     BenchCommand(name: "zbar-read", summary: "IMAGE: the stock zbar element's codes (used by accuracy)", run: Accuracy.zbarRead),
     BenchCommand(name: "detect", summary: "[frames]: ms/frame at 720p and 1080p, stock zbar vs arbarcodedetect", run: SpeedBench.run),
     trackCommand,
+    LocateCommand.command,
 ]
 
 let args = Array(CommandLine.arguments.dropFirst())

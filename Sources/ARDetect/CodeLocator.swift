@@ -1,0 +1,500 @@
+import ARCore
+import Foundation
+
+/// A code-like region found by `CodeLocator`, before any decoding.
+public struct LocatedRegion: Hashable, Sendable {
+    /// The kind of code the region looks like.
+    public enum Kind: String, Hashable, Sendable {
+        /// Parallel bars (EAN/UPC, Code 128, Code 39, ITF, …).
+        case linear = "1D"
+        /// A 2D matrix (QR).
+        case matrix = "2D"
+    }
+
+    public var kind: Kind
+    /// Oriented box in frame pixels, quiet zone included, clockwise. For a 1D region the top edge
+    /// runs across the bars (top-left → top-right along `axisDegrees`).
+    public var quad: Quad
+    /// 1D: direction across the bars; 2D: the grid's direction modulo 90°. Degrees clockwise on
+    /// screen from the x axis.
+    public var axisDegrees: Double
+    /// Estimated width of the narrowest bar or module, frame pixels.
+    public var moduleSize: Double
+    /// Ranking: bigger and denser regions first.
+    public var score: Double
+    /// Whether the region passed the strict check (1D: at least `CodeLocator.minEdges` bar edges
+    /// whose profile agrees across the bars' height; 2D: two or more QR finder patterns). Only
+    /// verified regions are reported as located when no pass decodes them.
+    public var verified: Bool
+}
+
+/// Finds code-like regions from gradient statistics on a grid of cells (`cell` pixels square,
+/// gradients sampled every other pixel, i.e. on a half-resolution grid), then measures each region:
+/// 1D regions are trimmed to their first and last bar edge, their module size estimated from the
+/// edges' count and checked for bars that run across their whole height; 2D regions are searched
+/// for QR finder patterns. Cheap enough for every frame (a tenth of a zbar scan). Pure Swift.
+public struct CodeLocator: Sendable {
+    /// Cell size, pixels.
+    public var cell = 16
+    /// A gradient (central difference over 2 px) above this many grey levels counts as an edge.
+    public var edgeThreshold = 24
+    /// A cell is textured when at least this fraction of its samples are edges.
+    public var minEdgeFraction = 0.15
+    /// A textured cell whose gradients agree at least this much belongs to a 1D code.
+    public var minCoherence = 0.65
+    /// Fewest bar edges of a verified 1D region (an EAN-8 has 43, a 3-character Code 39 about 30).
+    public static let minEdges = 24
+    /// Least mean correlation of a verified 1D region's band profiles with their mean.
+    public static let minBandAgreement = 0.6
+
+    public init() {}
+
+    private struct Cell {
+        var jxx = 0.0, jyy = 0.0, jxy = 0.0
+        /// Sums of cos 4φ and sin 4φ weighted by gradient magnitude: a grid's orientation mod 90°.
+        var c4 = 0.0, s4 = 0.0
+        var edges = 0, samples = 0
+        var textured = false
+        var coherence = 0.0, angle = 0.0
+    }
+
+    /// Coarser levels searched too (each half the size of the one before), for codes whose bars
+    /// are wider than a cell's edge density can show.
+    public var coarseLevels = 2
+
+    /// Code-like regions of `luma`, best first (ties in scan order: deterministic). Regions found
+    /// on a coarser level are kept where no finer level found one.
+    public func regions(in luma: LumaImage) -> [LocatedRegion] {
+        var out = regionsAtOneScale(luma)
+        var level: LumaBuffer?
+        var scale = 1.0
+        for _ in 0..<coarseLevels {
+            let image = level
+            guard let next = image.map({ $0.withLuma { coarser($0) } }) ?? coarser(luma) else { break }
+            level = next
+            scale *= 2
+            for var r in next.withLuma({ regionsAtOneScale($0) }) {
+                r.quad = r.quad.scaled(sx: scale, sy: scale)
+                r.moduleSize *= scale
+                if !out.contains(where: { $0.quad.contains(r.quad.center) || r.quad.contains($0.quad.center) }) { out.append(r) }
+            }
+        }
+        return Self.ranked(out)
+    }
+
+    /// `image` halved, when the result still holds a few cells each way.
+    private func coarser(_ image: LumaImage) -> LumaBuffer? {
+        image.width / 2 >= 4 * cell && image.height / 2 >= 4 * cell ? LumaBuffer.halved(image) : nil
+    }
+
+    private static func ranked(_ regions: [LocatedRegion]) -> [LocatedRegion] {
+        regions.enumerated().sorted { a, b in
+            a.element.score != b.element.score ? a.element.score > b.element.score : a.offset < b.offset
+        }.map(\.element)
+    }
+
+    private func regionsAtOneScale(_ luma: LumaImage) -> [LocatedRegion] {
+        let cols = luma.width / cell, rows = luma.height / cell
+        guard cols >= 2, rows >= 2 else { return [] }
+        var cells = measureCells(luma, cols: cols, rows: rows)
+        for i in cells.indices where cells[i].samples > 0 {
+            let c = cells[i]
+            cells[i].textured = Double(c.edges) >= minEdgeFraction * Double(c.samples)
+            let trace = c.jxx + c.jyy
+            if trace > 0 {
+                cells[i].coherence = ((c.jxx - c.jyy) * (c.jxx - c.jyy) + 4 * c.jxy * c.jxy).squareRoot() / trace
+                cells[i].angle = 0.5 * atan2(2 * c.jxy, c.jxx - c.jyy)
+            }
+        }
+        var out: [LocatedRegion] = []
+        let linearGroups = components(cells, cols: cols, rows: rows, minCells: 2,
+                                      member: { $0.textured && $0.coherence >= minCoherence },
+                                      joins: { a, b in angleDifference(a.angle, b.angle) < 0.3 })
+        out += linearGroups.compactMap { linear($0, cells: cells, cols: cols, luma: luma) }
+        out += components(cells, cols: cols, rows: rows, minCells: 4, member: { $0.textured }, joins: { _, _ in true })
+            .compactMap { matrix($0, cells: cells, cols: cols, luma: luma) }
+        // A 2D blob around a verified 1D region is that code with its surroundings.
+        out = out.filter { r in
+            r.kind == .linear || !out.contains { $0.kind == .linear && $0.verified && r.quad.contains($0.quad.center)
+                && abs($0.quad.signedArea) >= 0.3 * abs(r.quad.signedArea) }
+        }
+        return out
+    }
+
+    // MARK: - Cells
+
+    private func measureCells(_ luma: LumaImage, cols: Int, rows: Int) -> [Cell] {
+        var cells = [Cell](repeating: Cell(), count: cols * rows)
+        let t = edgeThreshold
+        for r in 0..<rows {
+            let yStart = max(1, r * cell), yEnd = min(luma.height - 1, (r + 1) * cell)
+            var y = yStart
+            while y < yEnd {
+                let row = luma.base + y * luma.stride
+                let above = row - luma.stride, below = row + luma.stride
+                for c in 0..<cols {
+                    let xStart = max(1, c * cell), xEnd = min(luma.width - 1, (c + 1) * cell)
+                    var jxx = 0, jyy = 0, jxy = 0, edges = 0, samples = 0
+                    var x = xStart
+                    while x < xEnd {
+                        let gx = Int(row.load(fromByteOffset: x + 1, as: UInt8.self)) - Int(row.load(fromByteOffset: x - 1, as: UInt8.self))
+                        let gy = Int(below.load(fromByteOffset: x, as: UInt8.self)) - Int(above.load(fromByteOffset: x, as: UInt8.self))
+                        if abs(gx) + abs(gy) > t {
+                            edges += 1
+                            jxx += gx * gx; jyy += gy * gy; jxy += gx * gy
+                        }
+                        samples += 1
+                        x += 2
+                    }
+                    let i = r * cols + c
+                    cells[i].jxx += Double(jxx); cells[i].jyy += Double(jyy); cells[i].jxy += Double(jxy)
+                    cells[i].edges += edges; cells[i].samples += samples
+                    // (gx + i·gy)⁴ / |g|² summed: magnitude-weighted cos 4φ, sin 4φ.
+                    let p = Double(jxx - jyy), q = Double(2 * jxy)
+                    let m = Double(jxx + jyy)
+                    if m > 0 {
+                        cells[i].c4 += (p * p - q * q) / m
+                        cells[i].s4 += 2 * p * q / m
+                    }
+                }
+                y += 2
+            }
+        }
+        return cells
+    }
+
+    /// Connected groups (8-neighbourhood) of member cells, as cell indices.
+    private func components(_ cells: [Cell], cols: Int, rows: Int, minCells: Int, member: (Cell) -> Bool,
+                            joins: (Cell, Cell) -> Bool) -> [[Int]] {
+        var label = [Bool](repeating: false, count: cells.count)
+        var out: [[Int]] = []
+        for seed in cells.indices where !label[seed] && member(cells[seed]) {
+            var group: [Int] = [], stack = [seed]
+            label[seed] = true
+            while let i = stack.popLast() {
+                group.append(i)
+                let r = i / cols, c = i % cols
+                for dr in -1...1 {
+                    for dc in -1...1 {
+                        let nr = r + dr, nc = c + dc
+                        guard nr >= 0, nr < rows, nc >= 0, nc < cols else { continue }
+                        let j = nr * cols + nc
+                        if !label[j], member(cells[j]), joins(cells[i], cells[j]) {
+                            label[j] = true
+                            stack.append(j)
+                        }
+                    }
+                }
+            }
+            if group.count >= minCells { out.append(group) }
+        }
+        return out
+    }
+
+    private func centre(_ i: Int, cols: Int) -> Point {
+        Point(x: (Double(i % cols) + 0.5) * Double(cell), y: (Double(i / cols) + 0.5) * Double(cell))
+    }
+
+    // MARK: - 1D
+
+    private func linear(_ group: [Int], cells: [Cell], cols: Int, luma: LumaImage) -> LocatedRegion? {
+        var jxx = 0.0, jyy = 0.0, jxy = 0.0, score = 0.0
+        for i in group {
+            jxx += cells[i].jxx; jyy += cells[i].jyy; jxy += cells[i].jxy
+            score += Double(cells[i].edges) / Double(max(1, cells[i].samples))
+        }
+        let theta = 0.5 * atan2(2 * jxy, jxx - jyy)
+        let u = Point(x: cos(theta), y: sin(theta)), d = Point(x: -u.y, y: u.x)
+        let pts = group.map { centre($0, cols: cols) }
+        let mean = pts.reduce(Point(x: 0, y: 0), +) * (1 / Double(pts.count))
+        let ts = pts.map { dot($0 - mean, u) }, ss = pts.map { dot($0 - mean, d) }
+        // Cell centres: half a cell in, then a margin for the quiet zone and the cells at the ends.
+        let half = Double(cell) * 0.5
+        var t0 = ts.min()! - half - Double(cell), t1 = ts.max()! + half + Double(cell)
+        let s0 = ss.min()! - half, s1 = ss.max()! + half
+        // Bars span at least three cells across, and a code is not much taller than wide: a long
+        // thin run of parallel edges is a border or a shadow.
+        guard t1 - t0 >= 5 * Double(cell), t1 - t0 >= 0.4 * (s1 - s0) else { return nil }
+        // The profile reaches past the cells (a code's end cells may hold too few edges to count).
+        let reach = max(2 * Double(cell), 0.25 * (t1 - t0))
+        let profile = BarProfile(luma: luma, centre: mean, u: u, d: d, t0: t0 - reach, t1: t1 + reach, s0: s0 + 2, s1: s1 - 2)
+        var module = Double(cell) / 4
+        var verified = false
+        if let m = profile.measure() {
+            module = m.moduleSize
+            verified = m.edges >= Self.minEdges && m.agreement >= Self.minBandAgreement
+            // The bars' span plus a quiet zone of ten modules (zbar needs it) on each side.
+            t0 = m.firstEdge - 10 * module
+            t1 = m.lastEdge + 10 * module
+        }
+        func p(_ t: Double, _ s: Double) -> Point { mean + u * t + d * s }
+        return LocatedRegion(kind: .linear,
+                             quad: Quad(topLeft: p(t0, s0), topRight: p(t1, s0), bottomRight: p(t1, s1), bottomLeft: p(t0, s1)),
+                             axisDegrees: theta * 180 / .pi, moduleSize: module, score: score, verified: verified)
+    }
+
+    // MARK: - 2D
+
+    private func matrix(_ group: [Int], cells: [Cell], cols: Int, luma: LumaImage) -> LocatedRegion? {
+        var minC = Int.max, maxC = Int.min, minR = Int.max, maxR = Int.min, score = 0.0
+        var c4 = 0.0, s4 = 0.0
+        for i in group {
+            minC = min(minC, i % cols); maxC = max(maxC, i % cols)
+            minR = min(minR, i / cols); maxR = max(maxR, i / cols)
+            score += Double(cells[i].edges) / Double(max(1, cells[i].samples))
+            c4 += cells[i].c4; s4 += cells[i].s4
+        }
+        // 2D codes are square-ish even in perspective; long strips are borders (1D codes have
+        // their own, coherent candidates).
+        let w = maxC - minC + 1, h = maxR - minR + 1
+        guard max(w, h) <= 3 * min(w, h) else { return nil }
+        let m = Double(cell) / 2
+        let box = Rect(x: Double(minC * cell) - m, y: Double(minR * cell) - m,
+                       width: Double(w * cell) + 2 * m, height: Double(h * cell) + 2 * m)
+            .intersection(Rect(x: 0, y: 0, width: Double(luma.width), height: Double(luma.height)))
+        let finders = FinderPattern.find(in: luma, box: box)
+        let module: Double
+        if finders.isEmpty {
+            // Dense texture: about one edge every two modules along a line.
+            let edges = group.reduce(0) { $0 + cells[$1].edges }, samples = group.reduce(0) { $0 + cells[$1].samples }
+            let density = Double(edges) / Double(max(1, samples))
+            module = max(1, min(Double(cell), 1 / max(0.05, density)))
+        } else {
+            module = finders.map(\.moduleSize).reduce(0, +) / Double(finders.count)
+        }
+        let degrees = atan2(s4, c4) / 4 * 180 / .pi
+        return LocatedRegion(kind: .matrix, quad: Quad(box), axisDegrees: degrees, moduleSize: module,
+                             score: score, verified: finders.count >= 2)
+    }
+}
+
+/// The averaged grey profile of a 1D region along its axis, in bands across the bars.
+struct BarProfile {
+    /// Samples per pixel along the axis.
+    static let oversampling = 2.0
+    /// Bands across the bars.
+    static let bands = 4
+
+    let luma: LumaImage
+    let centre: Point, u: Point, d: Point
+    let t0: Double, t1: Double, s0: Double, s1: Double
+
+    struct Measurement {
+        var edges: Int
+        /// Along the axis from `centre`, pixels.
+        var firstEdge: Double, lastEdge: Double
+        var moduleSize: Double
+        /// Mean correlation of each band's profile with the mean profile (1 = identical bars).
+        var agreement: Double
+    }
+
+    func measure() -> Measurement? {
+        let n = Int((t1 - t0) * Self.oversampling)
+        guard n >= 16, s1 > s0 else { return nil }
+        let bandHeight = (s1 - s0) / Double(Self.bands)
+        var profiles = [[Double]](repeating: [Double](repeating: 0, count: n), count: Self.bands)
+        let linesPerBand = 3
+        for b in 0..<Self.bands {
+            for l in 0..<linesPerBand {
+                let s = s0 + bandHeight * (Double(b) + (Double(l) + 0.5) / Double(linesPerBand))
+                for k in 0..<n {
+                    let t = t0 + (Double(k) + 0.5) / Self.oversampling
+                    let p = centre + u * t + d * s
+                    profiles[b][k] += luma.sample(p.x, p.y)
+                }
+            }
+        }
+        var mean = [Double](repeating: 0, count: n)
+        for b in 0..<Self.bands { for k in 0..<n { mean[k] += profiles[b][k] / Double(Self.bands * linesPerBand) } }
+        // Bars slant a little against the sampled lines in perspective: edges are found band by band.
+        let runs = profiles.compactMap { Self.barRun(in: $0, t0: t0) }
+        guard let best = runs.max(by: { $0.edges < $1.edges }) else { return nil }
+        let first = runs.map(\.first).min()!, last = runs.map(\.last).max()!
+        // About 1.8 modules per element over EAN/UPC, Code 128, Code 39 and ITF.
+        let module = max(0.5, (best.last - best.first) / (1.8 * Double(max(1, best.edges - 1))))
+        // Agreement across the bars, over the edges' span.
+        let ka = max(0, Int((best.first - t0) * Self.oversampling)), kb = min(n, Int((best.last - t0) * Self.oversampling) + 1)
+        guard kb - ka >= 2 else { return nil }
+        var agreement = 0.0
+        for band in profiles {
+            agreement += correlation(Array(band[ka..<kb]), Array(mean[ka..<kb]))
+        }
+        return Measurement(edges: best.edges, firstEdge: first, lastEdge: last, moduleSize: module,
+                           agreement: agreement / Double(Self.bands))
+    }
+
+    /// The densest run of edges of `profile` (sampled from `t0`, `oversampling` per pixel): edges
+    /// are extremes of its derivative above a contrast threshold, alternating in sign; a run ends
+    /// at a gap wider than any element could be (the quiet zone).
+    static func barRun(in profile: [Double], t0: Double) -> (edges: Int, first: Double, last: Double)? {
+        let n = profile.count
+        guard let lo = profile.min(), let hi = profile.max(), hi - lo >= 24 else { return nil }
+        let threshold = (hi - lo) * 0.1
+        var edgePositions: [Double] = []
+        var lastSign = 0
+        var k = 1
+        while k < n - 1 {
+            let g = profile[k + 1] - profile[k - 1]
+            if abs(g) >= threshold {
+                // The strongest point of this run of same-sign gradient.
+                let sign = g > 0 ? 1 : -1
+                var best = k, bestG = abs(g)
+                var j = k + 1
+                while j < n - 1 {
+                    let gj = profile[j + 1] - profile[j - 1]
+                    if (gj > 0 ? 1 : -1) != sign || abs(gj) < threshold * 0.5 { break }
+                    if abs(gj) > bestG { bestG = abs(gj); best = j }
+                    j += 1
+                }
+                if sign != lastSign { edgePositions.append(t0 + (Double(best) + 0.5) / oversampling) }
+                lastSign = sign
+                k = j
+            } else {
+                k += 1
+            }
+        }
+        guard edgePositions.count >= 4 else { return nil }
+        let gaps = zip(edgePositions.dropFirst(), edgePositions).map { $0 - $1 }.sorted()
+        // A quiet zone is at least ten modules, a code's widest element four.
+        let split = max(6 * gaps[gaps.count / 2], 2.5 * gaps[gaps.count * 9 / 10])
+        var runs: [(Int, Int)] = []
+        var start = 0
+        for i in 1..<edgePositions.count where edgePositions[i] - edgePositions[i - 1] > split {
+            runs.append((start, i - 1))
+            start = i
+        }
+        runs.append((start, edgePositions.count - 1))
+        let (a, b) = runs.max { ($0.1 - $0.0) < ($1.1 - $1.0) }!
+        return (b - a + 1, edgePositions[a], edgePositions[b])
+    }
+
+    private func correlation(_ a: [Double], _ b: [Double]) -> Double {
+        guard a.count >= 2 else { return 0 }
+        let ma = a.reduce(0, +) / Double(a.count), mb = b.reduce(0, +) / Double(b.count)
+        var sab = 0.0, saa = 0.0, sbb = 0.0
+        for i in a.indices {
+            let x = a[i] - ma, y = b[i] - mb
+            sab += x * y; saa += x * x; sbb += y * y
+        }
+        return saa > 0 && sbb > 0 ? sab / (saa * sbb).squareRoot() : 0
+    }
+}
+
+/// QR finder patterns (dark-light-dark-light-dark runs in ratio 1:1:3:1:1, across rows and
+/// columns through the same centre).
+struct FinderPattern {
+    var centre: Point
+    var moduleSize: Double
+
+    /// Distinct finder patterns in `box` of `luma`, rows scanned every other line.
+    static func find(in luma: LumaImage, box: Rect) -> [FinderPattern] {
+        let x0 = max(0, Int(box.minX)), x1 = min(luma.width, Int(box.maxX))
+        let y0 = max(0, Int(box.minY)), y1 = min(luma.height, Int(box.maxY))
+        guard x1 - x0 >= 14, y1 - y0 >= 14 else { return [] }
+        // Threshold: the box's mean of min and max (codes are high contrast).
+        var lo = 255, hi = 0
+        var y = y0
+        while y < y1 {
+            var x = x0
+            while x < x1 { let v = Int(luma.pixel(x, y)); lo = min(lo, v); hi = max(hi, v); x += 2 }
+            y += 2
+        }
+        guard hi - lo >= 40 else { return [] }
+        let threshold = (lo + hi) / 2
+        var found: [FinderPattern] = []
+        y = y0
+        while y < y1 {
+            var runs: [Int] = [], starts: [Int] = []
+            var dark = Int(luma.pixel(x0, y)) < threshold
+            var runStart = x0
+            for x in (x0 + 1)...x1 {
+                let isDark = x < x1 ? Int(luma.pixel(x, y)) < threshold : !dark
+                if isDark != dark {
+                    runs.append(x - runStart); starts.append(runStart)
+                    runStart = x
+                    dark = isDark
+                }
+            }
+            // Dark runs are at even indices when the row starts dark.
+            let firstDark = Int(luma.pixel(x0, y)) < threshold ? 0 : 1
+            var i = firstDark
+            while i + 4 < runs.count {
+                let r = Array(runs[i..<(i + 5)])
+                if let m = ratio(r) {
+                    let cx = Double(starts[i + 2]) + Double(r[2]) / 2
+                    if let vm = verticalCheck(luma, x: Int(cx), y: y, threshold: threshold, module: m, y0: y0, y1: y1) {
+                        let c = Point(x: cx, y: vm.cy)
+                        let module = (m + vm.module) / 2
+                        if !found.contains(where: { $0.centre.distance(to: c) < 3 * module }) {
+                            found.append(FinderPattern(centre: c, moduleSize: module))
+                        }
+                    }
+                }
+                i += 2
+            }
+            y += 2
+        }
+        return found
+    }
+
+    /// The module size when `r` (five runs) is 1:1:3:1:1 within half a module each.
+    private static func ratio(_ r: [Int]) -> Double? {
+        let total = r.reduce(0, +)
+        guard total >= 7 else { return nil }
+        let m = Double(total) / 7
+        let tol = max(0.5 * m, 1)
+        guard abs(Double(r[0]) - m) <= tol, abs(Double(r[1]) - m) <= tol, abs(Double(r[2]) - 3 * m) <= 2 * tol,
+              abs(Double(r[3]) - m) <= tol, abs(Double(r[4]) - m) <= tol else { return nil }
+        return m
+    }
+
+    /// The same pattern down the column through (x, y): its centre row and module size.
+    private static func verticalCheck(_ luma: LumaImage, x: Int, y: Int, threshold: Int, module: Double,
+                                      y0: Int, y1: Int) -> (cy: Double, module: Double)? {
+        guard x >= 0, x < luma.width, Int(luma.pixel(x, y)) < threshold else { return nil }
+        func isDark(_ yy: Int) -> Bool { Int(luma.pixel(x, yy)) < threshold }
+        let reach = Int(module * 6)
+        // Up: centre dark, light, dark; down: the same.
+        func runs(step: Int) -> [Int]? {
+            var out = [0, 0, 0]
+            var yy = y, state = 0
+            while state < 3 {
+                guard yy >= y0, yy < y1, abs(yy - y) <= reach else { return state == 2 && out[2] > 0 ? out : nil }
+                let want = state != 1
+                if isDark(yy) == want { out[state] += 1; yy += step } else { state += 1 }
+            }
+            return out
+        }
+        guard let up = runs(step: -1), let down = runs(step: 1) else { return nil }
+        let r = [up[2], up[1], up[0] + down[0] - 1, down[1], down[2]]
+        guard let m = ratio(r) else { return nil }
+        let cy = Double(y) + (Double(down[0]) - Double(up[0])) / 2
+        return (cy, m)
+    }
+}
+
+/// Difference between two axis angles (radians, modulo π), 0…π/2.
+private func angleDifference(_ a: Double, _ b: Double) -> Double {
+    var d = abs(a - b).truncatingRemainder(dividingBy: .pi)
+    if d > .pi / 2 { d = .pi - d }
+    return d
+}
+
+extension LumaBuffer {
+    /// `image` at half the size, each pixel the mean of a 2×2 block.
+    static func halved(_ image: LumaImage) -> LumaBuffer {
+        let w = image.width / 2, h = image.height / 2
+        var out = LumaBuffer(width: max(1, w), height: max(1, h))
+        out.pixels.withUnsafeMutableBufferPointer { dst in
+            for y in 0..<h {
+                let a = image.base + 2 * y * image.stride, b = a + image.stride
+                for x in 0..<w {
+                    let sum = Int(a.load(fromByteOffset: 2 * x, as: UInt8.self)) + Int(a.load(fromByteOffset: 2 * x + 1, as: UInt8.self))
+                        + Int(b.load(fromByteOffset: 2 * x, as: UInt8.self)) + Int(b.load(fromByteOffset: 2 * x + 1, as: UInt8.self))
+                    dst[y * w + x] = UInt8((sum + 2) / 4)
+                }
+            }
+        }
+        return out
+    }
+}

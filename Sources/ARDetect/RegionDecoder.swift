@@ -1,0 +1,197 @@
+import ARCore
+import CZBar
+import Foundation
+
+/// Decodes one `LocatedRegion`: the region turned upright and resampled to about
+/// `targetModulePixels` per module, contrast-normalised, then scanned pass by pass (as is,
+/// sharpened, inverted, at the other scale) until a pass reads a confirmed code. Not thread-safe:
+/// one per thread (it owns its zbar scanners and buffers).
+final class RegionDecoder {
+    /// Pixels per module the region is resampled to (zbar reads 1D bars from about 1.5 px and QR
+    /// modules from about 2 px).
+    static let targetModulePixels = 3.0
+    /// Rows of a 1D strip: bands across the bars, each the mean of its band along the bars (noise
+    /// and blur along the bars average out; disjoint bands read independently).
+    static let stripRows = 16
+
+    private let linearScanner: ZBarScanner
+    private let matrixScanner: ZBarScanner
+    private var work = LumaBuffer(width: 1, height: 1)
+    private var pass = LumaBuffer(width: 1, height: 1)
+
+    init(symbologies: [Symbology]) throws {
+        let linear = symbologies.filter { !$0.isTwoDimensional }
+        // Fresh scanners: a region starts without EAN/UPC halves kept from other regions.
+        linearScanner = try ZBarScanner(symbologies: linear.isEmpty ? symbologies : linear, fresh: true, columns: false)
+        matrixScanner = try ZBarScanner(symbologies: symbologies, fresh: true)
+        hasLinear = !linear.isEmpty
+    }
+
+    private let hasLinear: Bool
+
+    /// The codes read in `region` of `luma` (frame pixels), best pass first; empty when no pass reads.
+    func decode(_ region: LocatedRegion, in luma: LumaImage, options: DetectorOptions) -> [Detection] {
+        switch region.kind {
+        case .linear where hasLinear: return decodeLinear(region, in: luma, options: options)
+        default: return decodeMatrix(region, in: luma, options: options)
+        }
+    }
+
+    // MARK: - 1D strips
+
+    private func decodeLinear(_ region: LocatedRegion, in luma: LumaImage, options: DetectorOptions) -> [Detection] {
+        let q = region.quad
+        let length = q.topLeft.distance(to: q.topRight), height = q.topLeft.distance(to: q.bottomLeft)
+        guard length >= 8, height >= 2 else { return [] }
+        let u = (q.topRight - q.topLeft) * (1 / length), d = (q.bottomLeft - q.topLeft) * (1 / height)
+        let base = min(4, max(0.25, Self.targetModulePixels / max(0.5, region.moduleSize)))
+        var scales = [base]
+        if options.upscale, base * 2 <= 6 { scales.append(base * 2) }
+        if options.downscale, base / 2 * region.moduleSize >= 1.2 { scales.append(base / 2) }
+        var best: [Detection] = []
+        for (i, scale) in scales.enumerated() {
+            let width = min(4096, max(16, Int(length * scale)))
+            strip(luma, origin: q.topLeft, u: u, d: d, length: length, height: height, width: width)
+            var variants: [(sharpen: Bool, invert: Bool)] = [(false, false)]
+            if i == 0 {
+                if options.sharpen { variants.append((true, false)) }
+                if options.invert { variants.append((false, true)) }
+            }
+            for v in variants {
+                pass = work
+                if v.sharpen { pass.sharpenRows(radius: max(1, Int((scale * region.moduleSize).rounded()))) }
+                if v.invert { pass.invert() }
+                let sx = length / Double(width), sy = height / Double(Self.stripRows)
+                if let dir = ProcessInfo.processInfo.environment["AR_DUMP"] {  // DEBUG
+                    var out = Data("P5\n\(pass.width) \(pass.height)\n255\n".utf8); out.append(contentsOf: pass.pixels)
+                    try? out.write(to: URL(fileURLWithPath: "\(dir)/strip-\(i)-\(v.sharpen)-\(v.invert).pgm"))
+                }
+                let found: [Detection] = pass.withLuma { image in
+                    linearScanner.scan(image).compactMap { s -> Detection? in
+                        guard !s.payload.isEmpty, !s.isTwoDimensional else { return nil }
+                        // Strip pixels → frame: x along the axis, y across the bars (band centres).
+                        let points = s.points.map { p in q.topLeft + u * ((p.x + 0.5) * sx) + d * ((p.y + 0.5) * sy) }
+                        let reading = s.orientation == ZBAR_ORIENT_DOWN ? u * -1 : u
+                        guard let quad = LinearOutline.fit(points: points, reading: reading, in: luma) else { return nil }
+                        return Detection(symbology: Symbology.displayName(s.type), payload: s.payload, quad: quad, quality: s.quality)
+                    }
+                }
+                if Self.better(found, than: best) { best = found }
+                if best.contains(where: { $0.quality >= 2 }) { return best }
+            }
+        }
+        return best
+    }
+
+    /// Fills `work` with the strip: `width` columns along `u` over `length` px, `stripRows` rows,
+    /// each the mean of its band of `height / stripRows` px along `d`.
+    private func strip(_ luma: LumaImage, origin: Point, u: Point, d: Point, length: Double, height: Double, width: Int) {
+        let rows = Self.stripRows
+        work.resize(width: width, height: rows)
+        let band = height / Double(rows)
+        let taps = min(8, max(1, Int(band.rounded(.up))))
+        let stepX = length / Double(width)
+        // Along the axis, a box of the source pixels one output pixel spans (when shrinking).
+        let tapsX = min(4, max(1, Int(stepX.rounded(.up))))
+        let weight = 1.0 / Double(taps * tapsX)
+        let fw = Double(luma.width), fh = Double(luma.height)
+        work.pixels.withUnsafeMutableBufferPointer { dst in
+            for r in 0..<rows {
+                for x in 0..<width {
+                    var sum = 0.0
+                    for j in 0..<taps {
+                        let s = (Double(r) + (Double(j) + 0.5) / Double(taps)) * band
+                        for i in 0..<tapsX {
+                            let t = (Double(x) + (Double(i) + 0.5) / Double(tapsX)) * stepX
+                            let p = origin + u * t + d * s
+                            // Past the frame's edge: white, the quiet zone zbar needs.
+                            sum += p.x < 0 || p.y < 0 || p.x > fw || p.y > fh ? 255 : luma.sample(p.x, p.y)
+                        }
+                    }
+                    dst[r * width + x] = UInt8(min(255, max(0, sum * weight + 0.5)))
+                }
+            }
+        }
+        work.stretchContrast(maxSpan: 256)
+    }
+
+    // MARK: - 2D
+
+    private func decodeMatrix(_ region: LocatedRegion, in luma: LumaImage, options: DetectorOptions) -> [Detection] {
+        let box = region.quad.boundingBox
+        let c = region.quad.center
+        let w = box.width * 1.15, h = box.height * 1.15
+        guard w >= 8, h >= 8 else { return [] }
+        // About a megapixel at most per pass.
+        let cap = (1_000_000 / (w * h)).squareRoot()
+        let base = min(cap, min(3, max(0.5, Self.targetModulePixels / max(0.5, region.moduleSize))))
+        var scales = [base]
+        if options.upscale, base < 1, min(w, h) <= 400 { scales.append(min(cap, 2 * base)) }
+        if options.upscale, base >= 1, min(w, h) * base <= 400 { scales.append(min(cap, 2 * base)) }
+        if options.downscale, min(w, h) * base >= 100 { scales.append(base / 2) }
+        var best: [Detection] = []
+        for (i, scale) in scales.enumerated() {
+            let ow = max(8, Int(w * scale)), oh = max(8, Int(h * scale))
+            let map = AffineMap.similarity(from: Point(x: Double(ow) / 2, y: Double(oh) / 2), to: c, degrees: 0, scale: 1 / scale)
+            work.resample(luma, map: map, width: ow, height: oh)
+            work.stretchContrast(maxSpan: 256)
+            var variants: [(sharpen: Bool, invert: Bool)] = [(false, false)]
+            if i == 0 {
+                if options.invert { variants.append((false, true)) }
+                if options.sharpen { variants.append((true, false)) }
+            }
+            for v in variants {
+                pass = work
+                if v.sharpen { pass.sharpenRows(radius: max(1, Int((scale * region.moduleSize / 2).rounded()))) }
+                if v.invert { pass.invert() }
+                let found: [Detection] = pass.withLuma { image in
+                    matrixScanner.scan(image).compactMap { s -> Detection? in
+                        guard !s.payload.isEmpty else { return nil }
+                        let quad: Quad?
+                        if s.isTwoDimensional {
+                            quad = s.points.count == 4 ? Quad(s.points)?.clockwiseNormalised() : Quad.minimumAreaRectangle(enclosing: s.points)
+                        } else {
+                            if LinearOutline.spansQuietZone(points: s.points, orientation: s.orientation, in: image) { return nil }
+                            quad = LinearOutline.fit(points: s.points, orientation: s.orientation, in: image)
+                        }
+                        guard let quad else { return nil }
+                        return Detection(symbology: Symbology.displayName(s.type), payload: s.payload, quad: map.apply(quad),
+                                         quality: s.quality)
+                    }
+                }
+                if Self.better(found, than: best) { best = found }
+                if best.contains(where: { $0.quality >= 2 || Detection.isSelfChecking(symbology: $0.symbology) }) { return best }
+            }
+        }
+        return best
+    }
+
+    /// Whether `a` holds more agreeing readings than `b` (ties keep `b`: earlier passes win).
+    private static func better(_ a: [Detection], than b: [Detection]) -> Bool {
+        (a.map(\.quality).max() ?? 0) > (b.map(\.quality).max() ?? 0)
+    }
+}
+
+extension Symbology {
+    /// QR and SQ codes: matrix symbologies with their own error correction.
+    var isTwoDimensional: Bool { type == ZBAR_QRCODE || type == ZBAR_SQCODE }
+}
+
+extension LumaBuffer {
+    /// Unsharp mask along rows: `v + (v − mean of the pixels `radius` to each side)`, which steepens
+    /// bar edges blurred across the bars.
+    mutating func sharpenRows(radius: Int) {
+        let w = width
+        pixels.withUnsafeMutableBufferPointer { px in
+            var row = [Int](repeating: 0, count: w)
+            for y in 0..<height {
+                for x in 0..<w { row[x] = Int(px[y * w + x]) }
+                for x in 0..<w {
+                    let l = row[max(0, x - radius)], r = row[min(w - 1, x + radius)]
+                    let v = 2 * row[x] - (l + r) / 2
+                    px[y * w + x] = UInt8(min(255, max(0, v)))
+                }
+            }
+        }
+    }
+}
