@@ -38,9 +38,7 @@ def main(argv):
     formats = None
     if "--formats" in argv:
         i = argv.index("--formats")
-        formats = zxingcpp.BarcodeFormats()
-        for name in argv[i + 1].split(","):
-            formats |= getattr(zxingcpp.BarcodeFormat, name)
+        formats = zxingcpp.BarcodeFormats([getattr(zxingcpp.BarcodeFormat, name) for name in argv[i + 1].split(",")])
         del argv[i:i + 2]
     print(json.dumps({"version": importlib.metadata.version("zxing-cpp")}), flush=True)
     if argv[:1] == ["--i420"]:
