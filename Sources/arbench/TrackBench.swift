@@ -45,7 +45,7 @@ struct TrackBench {
         usage: arbench track [--preset camera] [--frames 240] [--sizes 1280x720,1920x1080] [--codes 10] [--seed 7] [--interval 5] [--async-interval 1]
                              [--h264 KBPS] [--no-live] [--no-stock] [--late-detail]
                              [--clip speed=0.12,rotation-speed=20,scale-change=0.1,perspective=0.1,occluders=0,noise=2,blur=0,code-size=0.17]
-        Renders arcodesrc clips (30 fps, moving QR / EAN-13 / Code 128 codes) once into memory, passed
+        Renders arcodesrc clips (30 fps, moving QR / EAN-13 / Code 128 codes) once into a file, passed
         through H.264 with --h264 (x264enc at KBPS kbit/s, speed-preset=veryfast, key-int-max=60, then
         avdec_h264), and replays the same decoded frames to every row: arbarcodetrack (sync, and async
         paced live at 30 fps), the stock approaches (zbar on every frame; zbar every Nth frame holding the
