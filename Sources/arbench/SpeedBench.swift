@@ -29,10 +29,7 @@ enum SpeedBench {
             switch args[i] {
             case "--codes": codes = Int(value); i += 1
             case "--sizes":
-                sizes = value.split(separator: ",").compactMap { s in
-                    let p = s.split(separator: "x").compactMap { Int($0) }
-                    return p.count == 2 ? (p[0], p[1]) : nil
-                }
+                sizes = frameSizes(value)
                 i += 1
             default: frames = Int(args[i]) ?? frames
             }

@@ -130,10 +130,7 @@ struct TrackBench {
             case "--h264": h264Kbps = try number()
             case "--clip": try parseClip(try value())
             case "--sizes":
-                sizes = try value().split(separator: ",").compactMap { s in
-                    let p = s.split(separator: "x").compactMap { Int($0) }
-                    return p.count == 2 ? (p[0], p[1]) : nil
-                }
+                sizes = frameSizes(try value())
             default: throw TrackBenchError(description: "unknown option \(arguments[i])\n" + Self.usage)
             }
             i += 1
