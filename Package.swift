@@ -26,6 +26,8 @@ let package = Package(
                        providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]),
         .systemLibrary(name: "CGstCheck", pkgConfig: "gstreamer-check-1.0",
                        providers: [.apt(["libgstreamer1.0-dev"])]),
+        .systemLibrary(name: "CGstApp", pkgConfig: "gstreamer-app-1.0",
+                       providers: [.apt(["libgstreamer-plugins-base1.0-dev"])]),
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
         .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo",
                        providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
@@ -64,7 +66,7 @@ let package = Package(
         // Benchmarks and accuracy measurements (release builds), stock GStreamer elements side by side.
         .executableTarget(name: "arbench",
                           dependencies: ["ARElements", "ARGst", "ARDetect", "ARCodeGen", "ARCore", "CGStreamer", "ARBridge",
-                                         "ARServe"]),
+                                         "ARServe", "CGstApp"]),
 
         .testTarget(name: "ARCoreTests", dependencies: ["ARCore"]),
         .testTarget(name: "ARDetectTests", dependencies: ["ARDetect", "ARCodeGen", "ARCore", "CQREncode"]),

@@ -4,8 +4,10 @@
 #
 #   scripts/accuracy.sh [CORPUS] [arbarcodedetect-property=value ...] [--verbose]
 #
-# CORPUS defaults to ../shared/corpus/zxing-cpp-samples. Prints a Markdown table; --verbose also
-# prints one line per image. Needs gstreamer1.0-plugins-bad (zbar, webpdec), installed by deps.sh.
+# CORPUS defaults to ../shared/corpus/zxing-cpp-samples. Columns: stock zbar, arbarcodedetect and
+# zxing-cpp (PyPI, via scripts/zxing_read.py). Prints a Markdown table; --verbose also
+# prints one line per image. Needs gstreamer1.0-plugins-bad (zbar, webpdec), zxing-cpp and Pillow,
+# installed by deps.sh bench.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 corpus=${1:-../shared/corpus/zxing-cpp-samples}

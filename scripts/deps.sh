@@ -3,7 +3,8 @@
 # Usage: scripts/deps.sh build|demo|bench
 #   build: compile the plugin and arserve, and run the tests (RTSP tests encode and decode H.264)
 #   demo:  the same set (H.264 encoding and MP4 muxing for the demo video)
-#   bench: the same plus nothing else today (the stock zbar element and webpdec are in plugins-bad)
+#   bench: the same plus python3 (the stock zbar element and webpdec are in plugins-bad), and from
+#          PyPI with pip: zxing-cpp (compared side by side) and Pillow (reads images for it)
 set -euo pipefail
 
 build=(pkg-config make libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstrtspserver-1.0-dev
@@ -14,7 +15,7 @@ build=(pkg-config make libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libg
        binutils libc6-dev libgcc-12-dev libstdc++-12-dev libcurl4 libxml2 libedit2 libsqlite3-0 libncurses6
        zlib1g-dev tzdata)
 demo=("${build[@]}")
-bench=("${demo[@]}")
+bench=("${demo[@]}" python3)
 
 case "${1:-build}" in
   build) wanted=("${build[@]}") ;;
@@ -23,17 +24,39 @@ case "${1:-build}" in
   *) echo "usage: $0 build|demo|bench" >&2; exit 2 ;;
 esac
 
+SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 missing=()
 for p in "${wanted[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
   echo "deps: installing ${missing[*]}"
-  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
   $SUDO apt-get update -q
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
 else
   echo "deps: all ${#wanted[@]} Debian packages for '${1:-build}' already installed"
+fi
+
+if [ "${1:-build}" = bench ]; then
+  # PyPI packages for scripts/zxing_read.py, only those the python3 on PATH cannot import.
+  pypi=()
+  python3 -c 'import zxingcpp' 2>/dev/null || pypi+=(zxing-cpp)
+  python3 -c 'import PIL' 2>/dev/null || pypi+=(Pillow)
+  if [ ${#pypi[@]} -gt 0 ]; then
+    if ! python3 -m pip --version >/dev/null 2>&1; then
+      echo "deps: installing python3-pip (Debian)"
+      $SUDO apt-get update -q
+      DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends python3-pip
+    fi
+    # Debian's own python3 refuses pip installs outside a virtual environment unless told.
+    managed=$(python3 -c 'import os, sysconfig; print(os.path.exists(os.path.join(sysconfig.get_paths()["stdlib"], "EXTERNALLY-MANAGED")))')
+    flags=(--quiet --disable-pip-version-check)
+    [ "$managed" = True ] && flags+=(--break-system-packages)
+    echo "deps: installing ${pypi[*]} (PyPI, pip)"
+    $SUDO python3 -m pip install "${flags[@]}" "${pypi[@]}"
+  else
+    echo "deps: PyPI packages zxing-cpp and Pillow already installed"
+  fi
 fi
 
 if ! command -v swift >/dev/null 2>&1 && [ ! -x /opt/swift/usr/bin/swift ]; then

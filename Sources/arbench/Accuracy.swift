@@ -1,23 +1,42 @@
 import Foundation
 
 /// `arbench accuracy CORPUS [property=value …]`: per folder of CORPUS, how many images the stock
-/// `zbar` element and `arbarcodedetect` (with the given properties) read correctly.
+/// `zbar` element, `arbarcodedetect` (with the given properties) and zxing-cpp read correctly.
 ///
-/// Each image is decoded the same way for both (`decodebin ! videoconvert` to I420), so both see
-/// the same pixels. The stock element runs in a child process per image: zbar keeps state between
-/// scanners of one process (its results changed with what other scanners had read before). An image is *matched* when some reported text (message field `symbol`)
-/// equals `N.txt` (line endings normalised; `N.bin`: exact bytes, field `payload`), *wrong* when
-/// some reported text differs from it. In
-/// `falsepositives-*` folders every image with any report counts. UPC-A, UPC-E and EAN-13 texts are
-/// compared as the GTIN-13 they stand for (the stock element reports UPC-A and UPC-E as EAN-13, this
-/// element as UPC-A's 12 and UPC-E's 8 digits; the corpus files hold either form).
+/// The two elements see each image decoded the same way (`decodebin ! videoconvert` to I420). The
+/// stock element runs in a child process per image: zbar keeps state between scanners of one
+/// process (its results changed with what other scanners had read before). zxing-cpp (what users
+/// would pick instead of GStreamer) reads every image, as Pillow opens it, in one child process
+/// (`scripts/zxing_read.py`, `read_barcodes` with its defaults). An image is *matched* when some
+/// reported text (message field `symbol`; zxing-cpp's `text`) equals `N.txt` (line endings
+/// normalised; `N.bin`: exact bytes, field `payload`, zxing-cpp's `bytes`), *wrong* when some
+/// reported text differs from it. In `falsepositives-*` folders every image with any report
+/// counts. UPC-A, UPC-E and EAN-13 texts are compared as the GTIN-13 they stand for (the stock
+/// element and zxing-cpp report UPC-A as EAN-13, this element as UPC-A's 12 and UPC-E's 8 digits;
+/// the corpus files hold either form).
 enum Accuracy {
     static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "webp", "gif", "bmp", "pgm", "ppm"]
 
+    /// The decoders compared, in column order.
+    static let decoders = ["stock zbar", "arbarcodedetect", "zxing-cpp"]
+
+    /// One folder's counts: images, and per decoder (in `decoders` order) images matched / wrong.
     struct Tally {
         var images = 0
-        var stockMatched = 0, stockWrong = 0
-        var oursMatched = 0, oursWrong = 0
+        var matched = [0, 0, 0], wrong = [0, 0, 0]
+
+        static func += (a: inout Tally, b: Tally) {
+            a.images += b.images
+            for i in a.matched.indices { a.matched[i] += b.matched[i]; a.wrong[i] += b.wrong[i] }
+        }
+    }
+
+    /// One image of the corpus: its folder, path and expected bytes (nil in `falsepositives-*`).
+    struct Sample {
+        var folder: String
+        var path: String
+        var expected: [UInt8]?
+        var binary: Bool
     }
 
     static func run(_ args: [String]) throws {
@@ -31,75 +50,75 @@ enum Accuracy {
             var dir: ObjCBool = false
             return fm.fileExists(atPath: corpus + "/" + $0, isDirectory: &dir) && dir.boolValue
         }
-        let launch = "filesrc name=src ! decodebin ! videoconvert ! video/x-raw,format=I420 "
-            + "! arbarcodedetect name=ours message=true \(properties) ! fakesink"
-        var rows: [(String, Tally)] = []
-        var total = Tally()
+        var samples: [Sample] = []
         for folder in folders {
             let dir = corpus + "/" + folder
-            let falsePositives = folder.hasPrefix("falsepositives")
-            var tally = Tally()
             let images = try fm.contentsOfDirectory(atPath: dir).sorted().filter {
                 imageExtensions.contains(($0 as NSString).pathExtension.lowercased())
             }
             for image in images {
                 let stem = (image as NSString).deletingPathExtension
-                let expected: [UInt8]?
-                var binary = false
+                var sample = Sample(folder: folder, path: "\(dir)/\(image)", expected: nil, binary: false)
                 if let t = fm.contents(atPath: "\(dir)/\(stem).txt") {
-                    expected = normalise(Array(t))
+                    sample.expected = normalise(Array(t))
                 } else if let b = fm.contents(atPath: "\(dir)/\(stem).bin") {
-                    expected = Array(b)
-                    binary = true
-                } else {
-                    expected = nil
+                    (sample.expected, sample.binary) = (Array(b), true)
                 }
-                guard falsePositives || expected != nil else { continue }
-                let want = expected.map { gtin13(type: nil, $0) }
-                let messages: [BarcodeMessage]
-                do {
-                    messages = try runCollectingBarcodes(launch, set: [("src", "location", "\(dir)/\(image)")])
-                } catch {
-                    FileHandle.standardError.write(Data("\(folder)/\(image): \(error)\n".utf8))
-                    continue
-                }
-                tally.images += 1
-                let stock = try stockCodes("\(dir)/\(image)")
-                let ours = messages.filter { $0.source == "ours" }.flatMap(\.codes)
-                func judge(_ codes: [BarcodeMessage.Code]) -> (Bool, Bool) {
-                    if falsePositives { return (false, !codes.isEmpty) }
-                    // Text files hold text (compare `symbol`), binary files bytes (compare `payload`).
-                    let texts = codes.map { gtin13(type: $0.type, normalise(binary ? $0.payload : $0.symbol)) }
-                    return (texts.contains(want!), texts.contains { $0 != want! })
-                }
-                let (sm, sw) = judge(stock), (om, ow) = judge(ours)
-                if sm { tally.stockMatched += 1 }
-                if sw { tally.stockWrong += 1 }
-                if om { tally.oursMatched += 1 }
-                if ow { tally.oursWrong += 1 }
-                if verbose {
-                    func show(_ c: [BarcodeMessage.Code]) -> String {
-                        c.map { "\($0.type):\(String(decoding: $0.symbol, as: UTF8.self).prefix(40))" }.joined(separator: " | ")
-                    }
-                    print("\(folder)/\(image)\tstock \(sm ? "OK" : sw ? "WRONG" : "-")\tours \(om ? "OK" : ow ? "WRONG" : "-")\t"
-                          + "[\(show(stock))] [\(show(ours))]")
-                }
+                if folder.hasPrefix("falsepositives") || sample.expected != nil { samples.append(sample) }
             }
-            rows.append((folder, tally))
-            total.images += tally.images
-            total.stockMatched += tally.stockMatched; total.stockWrong += tally.stockWrong
-            total.oursMatched += tally.oursMatched; total.oursWrong += tally.oursWrong
         }
-        print("| folder | images | stock zbar matched | stock zbar wrong | arbarcodedetect matched | arbarcodedetect wrong |")
-        print("| --- | ---: | ---: | ---: | ---: | ---: |")
-        for (folder, t) in rows {
+        // zxing-cpp reads every image in one child process.
+        let zxing = try ZXing.read(images: samples.map(\.path))
+        let launch = "filesrc name=src ! decodebin ! videoconvert ! video/x-raw,format=I420 "
+            + "! arbarcodedetect name=ours message=true \(properties) ! fakesink"
+        var tallies: [String: Tally] = [:]
+        for (index, sample) in samples.enumerated() {
+            let falsePositives = sample.folder.hasPrefix("falsepositives")
+            let messages: [BarcodeMessage]
+            do {
+                messages = try runCollectingBarcodes(launch, set: [("src", "location", sample.path)])
+            } catch {
+                FileHandle.standardError.write(Data("\(sample.path): \(error)\n".utf8))
+                continue
+            }
+            let want = sample.expected.map { gtin13(type: nil, $0) }
+            let codes = [try stockCodes(sample.path), messages.filter { $0.source == "ours" }.flatMap(\.codes),
+                         zxing.readings[index]?.codes.map(\.message) ?? []]
+            func judge(_ codes: [BarcodeMessage.Code]) -> (matched: Bool, wrong: Bool) {
+                if falsePositives { return (false, !codes.isEmpty) }
+                // Text files hold text (compare `symbol`), binary files bytes (compare `payload`).
+                let texts = codes.map { gtin13(type: $0.type, normalise(sample.binary ? $0.payload : $0.symbol)) }
+                return (texts.contains(want!), texts.contains { $0 != want! })
+            }
+            let verdicts = codes.map(judge)
+            var tally = Tally(images: 1)
+            for (i, v) in verdicts.enumerated() {
+                tally.matched[i] = v.matched ? 1 : 0
+                tally.wrong[i] = v.wrong ? 1 : 0
+            }
+            tallies[sample.folder, default: Tally()] += tally
+            if verbose {
+                func show(_ c: [BarcodeMessage.Code]) -> String {
+                    "[" + c.map { "\($0.type):\(String(decoding: $0.symbol, as: UTF8.self).prefix(40))" }.joined(separator: " | ") + "]"
+                }
+                let marks = zip(decoders, verdicts).map { "\($0) \($1.matched ? "OK" : $1.wrong ? "WRONG" : "-")" }
+                print(([sample.path] + marks + [codes.map(show).joined(separator: " ")]).joined(separator: "\t"))
+            }
+        }
+        print("zxing-cpp \(zxing.version) (Python package, `read_barcodes` defaults: all formats, try_rotate, try_downscale, try_invert)\n")
+        print("| folder | images | " + decoders.map { "\($0) matched | \($0) wrong" }.joined(separator: " | ") + " |")
+        print("| --- | ---: |" + String(repeating: " ---: | ---: |", count: decoders.count))
+        var total = Tally()
+        for folder in folders {
+            guard let t = tallies[folder] else { continue }
+            total += t
             if folder.hasPrefix("falsepositives") {
-                print("| \(folder) (images with any detection) | \(t.images) | – | \(t.stockWrong) | – | \(t.oursWrong) |")
+                print("| \(folder) (images with any detection) | \(t.images) | " + t.wrong.map { "– | \($0)" }.joined(separator: " | ") + " |")
             } else {
-                print("| \(folder) | \(t.images) | \(t.stockMatched) | \(t.stockWrong) | \(t.oursMatched) | \(t.oursWrong) |")
+                print("| \(folder) | \(t.images) | " + zip(t.matched, t.wrong).map { "\($0) | \($1)" }.joined(separator: " | ") + " |")
             }
         }
-        print("| **total** | \(total.images) | **\(total.stockMatched)** | \(total.stockWrong) | **\(total.oursMatched)** | \(total.oursWrong) |")
+        print("| **total** | \(total.images) | " + zip(total.matched, total.wrong).map { "**\($0)** | \($1)" }.joined(separator: " | ") + " |")
     }
 
     static let stockLaunch = "filesrc name=src ! decodebin ! videoconvert ! video/x-raw,format=I420 "

@@ -98,3 +98,11 @@ func runCollectingBarcodes(_ launch: String, set: [(element: String, property: S
         }
     }
 }
+
+/// Frame sizes written `1280x720,1920x1080` (entries that are not WIDTHxHEIGHT are left out).
+func frameSizes(_ text: String) -> [(width: Int, height: Int)] {
+    text.split(separator: ",").compactMap { s in
+        let p = s.split(separator: "x").compactMap { Int($0) }
+        return p.count == 2 ? (p[0], p[1]) : nil
+    }
+}

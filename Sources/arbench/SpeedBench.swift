@@ -4,10 +4,12 @@ import ARBridge
 import CGStreamer
 import Foundation
 
-/// `arbench detect [frames]`: milliseconds per frame of the stock `zbar` element and of
-/// `arbarcodedetect` (all symbologies, QR only, zbar's scan only) on the same synthetic 720p and
-/// 1080p clips (two QR codes, an EAN-13 and a Code 128 moving over a textured background), in one
-/// run. Each element's time per buffer is taken between pad probes on its sink and source pads
+/// `arbench detect [frames] [--sizes 1280x720,1920x1080] [--codes N]`: milliseconds per frame
+/// (locate + decode, one thread: both elements work on the streaming thread) of the stock `zbar`
+/// element and of `arbarcodedetect` (all symbologies, QR only, zbar's scan only) on the same
+/// synthetic clips, by default 720p and 1080p with two QR codes, an EAN-13 and a Code 128 moving
+/// over a textured background; `--codes N`: arcodesrc's clip of N codes instead (e.g.
+/// `--sizes 3840x2160 --codes 40`), in one run. Each element's time per buffer is taken between pad probes on its sink and source pads
 /// (both in-place, same thread), so decoding and file reading are not counted. Median over frames.
 enum SpeedBench {
     static let configurations: [(label: String, element: String)] = [
@@ -19,31 +21,56 @@ enum SpeedBench {
     ]
 
     static func run(_ args: [String]) throws {
-        let frames = Int(args.first ?? "") ?? 30
-        let sizes = [(1280, 720), (1920, 1080)]
+        var frames = 30, codes: Int?
+        var sizes = [(1280, 720), (1920, 1080)]
+        var i = 0
+        while i < args.count {
+            let value = i + 1 < args.count ? args[i + 1] : ""
+            switch args[i] {
+            case "--codes": codes = Int(value); i += 1
+            case "--sizes":
+                sizes = frameSizes(value)
+                i += 1
+            default: frames = Int(args[i]) ?? frames
+            }
+            i += 1
+        }
+        guard !sizes.isEmpty, codes.map({ $0 > 0 }) ?? true, frames > 0 else {
+            throw BenchError.usage("usage: arbench detect [frames] [--sizes WxH,…] [--codes N]")
+        }
         var results: [[Double]] = configurations.map { _ in [] }
         for (w, h) in sizes {
             let path = NSTemporaryDirectory() + "arbench-\(w)x\(h)-\(getpid()).i420"
-            try writeClip(path: path, width: w, height: h, frames: frames)
+            try writeClip(path: path, width: w, height: h, frames: frames, codes: codes)
             defer { try? FileManager.default.removeItem(atPath: path) }
             for (i, c) in configurations.enumerated() {
                 let times = try timePerBuffer(element: c.element, path: path, width: w, height: h)
                 results[i].append(median(times) / 1e6)
             }
         }
-        print("| element | 1280x720 ms/frame | 1920x1080 ms/frame |")
-        print("| --- | ---: | ---: |")
+        print("| element | " + sizes.map { "\($0.0)x\($0.1) ms/frame" }.joined(separator: " | ") + " |")
+        print("| --- |" + String(repeating: " ---: |", count: sizes.count))
         for (i, c) in configurations.enumerated() {
-            print("| \(c.label) | \(String(format: "%.1f", results[i][0])) | \(String(format: "%.1f", results[i][1])) |")
+            print("| \(c.label) | " + results[i].map { String(format: "%.1f", $0) }.joined(separator: " | ") + " |")
         }
         let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
             .split(separator: "\n").first { $0.hasPrefix("model name") }?.split(separator: ":").last?
             .trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
-        print("\n\(frames) frames per size, median; \(ProcessInfo.processInfo.activeProcessorCount) cores, \(cpu)")
+        print("\n\(frames) frames per size, \(codes.map { "\($0) codes (arcodesrc's clip, seed 7)" } ?? "4 codes"), median; \(ProcessInfo.processInfo.activeProcessorCount) cores, \(cpu)")
     }
 
-    /// A raw I420 clip of the moving codes, scaled to `width × height`.
-    static func writeClip(path: String, width: Int, height: Int, frames: Int) throws {
+    /// A raw I420 clip of the moving codes, scaled to `width × height`; with `codes`, arcodesrc's
+    /// clip of that many codes.
+    static func writeClip(path: String, width: Int, height: Int, frames: Int, codes count: Int?) throws {
+        guard FileManager.default.createFile(atPath: path, contents: nil), let file = FileHandle(forWritingAtPath: path) else {
+            throw BenchError.usage("cannot write \(path)")
+        }
+        defer { try? file.close() }
+        if let count {
+            let clip = try CodeClip(CodeClipOptions(width: width, height: height, seed: 7, codeCount: count))
+            for i in 0..<frames { file.write(Data(clip.frame(at: i).image.i420Frame())) }
+            return
+        }
         let s = Double(width) / 1280
         func at(_ x: Double, _ y: Double, module: Double, rotation: Double = 0) -> CodePlacement {
             CodePlacement(center: Point(x: x * s, y: y * s), moduleSize: module * s, rotationDegrees: rotation)
@@ -57,10 +84,6 @@ enum SpeedBench {
             try SceneCode.code128("ARBARCODE-128", placement: at(900, 560, module: 2), velocity: Point(x: -20 * s, y: -15 * s)),
         ]
         let scene = try SyntheticScene(width: width, height: height, codes: codes, seed: 7)
-        guard FileManager.default.createFile(atPath: path, contents: nil), let file = FileHandle(forWritingAtPath: path) else {
-            throw BenchError.usage("cannot write \(path)")
-        }
-        defer { try? file.close() }
         for i in 0..<frames {
             file.write(Data(scene.frame(at: i, fps: 30).image.i420Frame()))
         }

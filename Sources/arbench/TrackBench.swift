@@ -30,6 +30,9 @@ struct TrackScore {
     var late: Int?, dropped: Int?
     /// Tracks (distinct ids) whose payload is no code's in the clip, and the frames they were reported on.
     var falseTracks = 0, falseTrackFrames = 0
+    /// Frames with a code reported (detected or tracked) that is not visible at all on that frame,
+    /// more than `TrackBench.vanishGraceFrames` after it was last visible.
+    var vanishedDrawn = 0
     /// Live: arrival at the sink after each buffer's timestamp, ms, and the sink's render time (latency), ms.
     var arrivals: [Double] = []
     var renderMilliseconds: Double?
@@ -39,17 +42,39 @@ struct TrackScore {
 
 struct TrackBench {
     static let usage = """
-        usage: arbench track [--frames 240] [--sizes 1280x720,1920x1080] [--codes 10] [--seed 7] [--interval 5] [--async-interval 1] [--no-live] [--no-stock] [--late-detail]
+        usage: arbench track [--preset camera] [--frames 240] [--sizes 1280x720,1920x1080] [--codes 10] [--seed 7] [--interval 5] [--async-interval 1]
+                             [--h264 KBPS] [--no-live] [--no-stock] [--late-detail]
                              [--clip speed=0.12,rotation-speed=20,scale-change=0.1,perspective=0.1,occluders=0,noise=2,blur=0,code-size=0.17]
-        Renders arcodesrc clips (30 fps, moving QR / EAN-13 / Code 128 codes), runs arbarcodetrack (sync,
-        and async paced live) and the stock approaches (zbar on every frame; zbar every Nth frame holding
-        the last position), and scores every frame against the generator's exact corners. --no-stock skips
-        the stock rows; --late-detail lists the first three live frames and each late one (to stderr): when
-        the source pushed it and the time spent in arbarcodetrack, after its timestamp, and each id switch. --clip sets
-        arcodesrc's motion and image properties (the defaults shown) for other clip sets. --interval is
-        the sync run's detect-interval (and the stock row's N); --async-interval the live run's (default 1,
-        the element's default: a full scan as often as the worker can, alternating with region jobs).
+        Renders arcodesrc clips (30 fps, moving QR / EAN-13 / Code 128 codes) once into a file, passed
+        through H.264 with --h264 (x264enc at KBPS kbit/s, speed-preset=veryfast, key-int-max=60, then
+        avdec_h264), and replays the same decoded frames to every row: arbarcodetrack (sync, and async
+        paced live at 30 fps), the stock approaches (zbar on every frame; zbar every Nth frame holding the
+        last position) and zxing-cpp on every frame; each frame is scored against the generator's truth.
+        --no-stock skips the stock and zxing-cpp rows; --late-detail lists the first three live frames
+        and each late one (to stderr): when the source pushed it and the time spent in arbarcodetrack,
+        after its timestamp, and each id switch. --clip sets any arcodesrc property (the defaults shown;
+        names and ranges checked against arcodesrc's property table). --interval is the sync run's
+        detect-interval (and the stock row's N); --async-interval the live run's (default 1, the
+        element's default: a full scan as often as the worker can, alternating with region jobs).
+        --preset NAME stands for the options in `TrackBench.presets` (later options override them):
+        \(presets.map { "\($0.name): \($0.arguments.joined(separator: " "))" }.joined(separator: "\n"))
         """
+
+    /// Named option sets, expanded where `--preset NAME` stands. `camera`: what a phone or webcam
+    /// stream looks like (shake, pan, auto exposure, textured background, real photos of codes,
+    /// distractors, sensor noise, H.264 at a streaming bitrate).
+    static let presets: [(name: String, arguments: [String])] = [
+        ("camera", ["--sizes", "1920x1080", "--h264", "6000",
+                    "--clip", "shake=6,pan=40,exposure=0.0167,background=texture,photos=\(corpus),photo-count=6,distractors=3,blur=0,noise=3"]),
+    ]
+    /// Photos for the camera preset: `$CORPUS`, else the shared zxing-cpp samples.
+    static var corpus: String {
+        URL(fileURLWithPath: ProcessInfo.processInfo.environment["CORPUS"] ?? "../shared/corpus/zxing-cpp-samples").standardizedFileURL.path
+    }
+    /// arcodesrc properties the bench sets itself (options of their own, or its replay needs).
+    static let benchProperties: Set<String> = ["is-live", "prerender", "truth-location", "seed", "codes"]
+    /// Frames a code may still be reported after it was last visible before it counts as "vanished drawn".
+    static let vanishGraceFrames: UInt64 = 3
 
     var frames = 240
     var sizes: [(Int, Int)] = [(1280, 720), (1920, 1080)]
@@ -62,12 +87,22 @@ struct TrackBench {
     var live = true
     var stockRows = true
     var lateDetail = false
-    /// arcodesrc properties from `--clip`, in the order given (validated against `CodeClipOptions`).
+    /// `--h264`: the clip passes through H.264 at this bitrate, kbit/s, before every row.
+    var h264Kbps: Int?
+    /// arcodesrc properties from `--clip`, in the order given (checked against arcodesrc's table);
+    /// a key given again replaces its earlier value.
     var clipProperties: [(String, String)] = []
-    var clipOptions = CodeClipOptions()
     let symbologies = "qrcode,ean13,code128"
 
-    init(arguments: [String]) throws {
+    init(arguments given: [String]) throws {
+        var arguments = given
+        while let p = arguments.firstIndex(of: "--preset") {
+            let name = p + 1 < arguments.count ? arguments[p + 1] : ""
+            guard let preset = Self.presets.first(where: { $0.name == name }) else {
+                throw TrackBenchError(description: "--preset: unknown preset \"\(name)\"\n" + Self.usage)
+            }
+            arguments.replaceSubrange(p..<min(p + 2, arguments.count), with: preset.arguments)
+        }
         var i = 0
         func value() throws -> String {
             i += 1
@@ -92,80 +127,90 @@ struct TrackBench {
             case "--no-live": live = false
             case "--no-stock": stockRows = false
             case "--late-detail": lateDetail = true
+            case "--h264": h264Kbps = try number()
             case "--clip": try parseClip(try value())
             case "--sizes":
-                sizes = try value().split(separator: ",").compactMap { s in
-                    let p = s.split(separator: "x").compactMap { Int($0) }
-                    return p.count == 2 ? (p[0], p[1]) : nil
-                }
+                sizes = frameSizes(try value())
             default: throw TrackBenchError(description: "unknown option \(arguments[i])\n" + Self.usage)
             }
             i += 1
         }
     }
 
-    /// `key=value,…` with arcodesrc's property names; each sets the same field of `clipOptions`.
-    /// Values are checked against arcodesrc's own ranges (its property table), so the element and
-    /// the stock rows' `CodeClip` render the same clip.
+    /// `key=value,…` with arcodesrc's property names, passed to arcodesrc as given. Numbers are
+    /// checked against arcodesrc's own ranges (its property table); other values (strings,
+    /// enumerations) are left to arcodesrc, which refuses what it cannot take when the clip starts.
     mutating func parseClip(_ text: String) throws {
         for item in text.split(separator: ",") {
             let kv = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard kv.count == 2, let number = Double(kv[1]) else {
-                throw TrackBenchError(description: "--clip: expected key=number, got \"\(item)\"\n" + Self.usage)
+            guard kv.count == 2, !kv[1].isEmpty else {
+                throw TrackBenchError(description: "--clip: expected key=value, got \"\(item)\"\n" + Self.usage)
+            }
+            guard let property = ArCodeSrc.properties.first(where: { $0.name == kv[0] }), !Self.benchProperties.contains(kv[0]) else {
+                throw TrackBenchError(description: "--clip: \(kv[0]) is not an arcodesrc property the bench lets --clip set\n" + Self.usage)
             }
             let range: ClosedRange<Double>?
-            switch ArCodeSrc.properties.first(where: { $0.name == kv[0] })?.kind {
-            case .double(let lo, let hi)?: range = lo...hi
-            case .uint(let lo, let hi)?:
-                guard number == number.rounded() else {
+            switch property.kind {
+            case .double(let lo, let hi): range = lo...hi
+            case .uint(let lo, let hi): range = Double(lo)...Double(hi)
+            case .int(let lo, let hi): range = Double(lo)...Double(hi)
+            default: range = nil
+            }
+            if let range {
+                guard let number = Double(kv[1]), range.contains(number) else {
+                    throw TrackBenchError(description: "--clip: \(kv[0])=\(kv[1]) is not a number in arcodesrc's range \(range.lowerBound)…\(range.upperBound)")
+                }
+                if case .double = property.kind {} else if number != number.rounded() {
                     throw TrackBenchError(description: "--clip: \(kv[0]) takes a whole number, got \(kv[1])")
                 }
-                range = Double(lo)...Double(hi)
-            default: range = nil  // not an arcodesrc property: refused below
             }
-            if let range, !range.contains(number) {
-                throw TrackBenchError(description: "--clip: \(kv[0])=\(kv[1]) is outside arcodesrc's range \(range.lowerBound)…\(range.upperBound)")
-            }
-            switch kv[0] {
-            case "speed": clipOptions.speed = number
-            case "rotation-speed": clipOptions.rotationSpeed = number
-            case "scale-change": clipOptions.scaleChange = number
-            case "perspective": clipOptions.perspective = number
-            case "code-size": clipOptions.codeSize = number
-            case "occluders": clipOptions.occluders = Int(number)
-            case "noise": clipOptions.noise = Int(number)
-            case "blur": clipOptions.blurRadius = Int(number)
-            default: throw TrackBenchError(description: "--clip: unknown key \(kv[0])\n" + Self.usage)
-            }
+            clipProperties.removeAll { $0.0 == kv[0] }
             clipProperties.append((kv[0], kv[1]))
         }
     }
 
     func run() throws {
-        unsetenv("GST_PLUGIN_PATH")
-        gst_init(nil, nil)
-        guard ar_plugin_register_static() != 0 else { throw TrackBenchError(description: "registering the plugin failed") }
+        BenchGst.setUp()
         let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?.split(separator: "\n")
             .first { $0.hasPrefix("model name") }.map { String($0.split(separator: ":").last ?? "").trimmingCharacters(in: .whitespaces) } ?? "?"
         print("Machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(cpu). Clips: \(frames) frames at 30 fps, \(codes) codes, seed \(seed), symbologies \(symbologies)"
-              + (clipProperties.isEmpty ? "" : ", arcodesrc " + clipProperties.map { "\($0.0)=\($0.1)" }.joined(separator: " ")) + ".\n")
-        print("| clip | method | coverage | corner err median / p95 (all) | corner err median / p95 (QR) | id switches | false tracks / frames | new code tracked after (median / max) | streaming thread ms/frame (median / p95) | throughput fps | late / dropped | at sink after pts ms, median / max (render time) |")
-        print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+              + (clipProperties.isEmpty ? "" : ", arcodesrc " + clipProperties.map { "\($0.0)=\($0.1)" }.joined(separator: " "))
+              + (h264Kbps.map { ", through H.264 at \($0) kbit/s (x264enc speed-preset=veryfast key-int-max=60, avdec_h264)" } ?? "") + ".\n")
+        var lines: [String] = []
+        var zxingVersion: String?
         for (w, h) in sizes {
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent("arbench-track-\(getpid())").path
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: dir) }
             let truthPath = "\(dir)/truth-\(w)x\(h).jsonl"
+            // Rendered once (all cores), then replayed: every row sees these frames.
+            let source = "arcodesrc prerender=true num-buffers=\(frames) seed=\(seed) codes=\(codes) truth-location=\(truthPath)"
+                + clipProperties.map { " \($0.0)=\($0.1)" }.joined()
+                + " ! video/x-raw,format=I420,width=\(w),height=\(h),framerate=30/1"
+            let clip = try ClipFrames.render(source: source, width: w, height: h, h264Kbps: h264Kbps, path: "\(dir)/frames-\(w)x\(h).i420")
+            let truth = try readTruth(truthPath)
             var scores: [TrackScore] = []
-            let sync = try pipelineRun(width: w, height: h, mode: "sync", truthPath: truthPath, dir: dir)
-            let truth = try readRecords(truthPath)
+            let sync = try pipelineRun(clip, mode: "sync", dir: dir)
             scores.append(score(sync.records, truth: truth, method: "arbarcodetrack sync (interval \(interval))", timing: sync))
             if live {
-                let a = try pipelineRun(width: w, height: h, mode: "async", truthPath: nil, dir: dir)
+                let a = try pipelineRun(clip, mode: "async", dir: dir)
                 scores.append(score(a.records, truth: truth, method: "arbarcodetrack async (interval \(asyncInterval)), live 30 fps", timing: a))
             }
-            if stockRows { scores += try stock(width: w, height: h, truth: truth) }
-            for s in scores { print(row("\(w)x\(h)", s)) }
+            if stockRows {
+                scores += try stock(clip, truth: truth)
+                let (z, version) = try zxing(clip, truth: truth)
+                scores.append(z)
+                zxingVersion = version
+            }
+            lines += scores.map { row("\(w)x\(h)", $0) }
         }
+        if let zxingVersion {
+            print("zxing-cpp \(zxingVersion) (Python package): `read_barcodes` on each frame's luma with its defaults, formats "
+                  + "restricted to the symbologies above; ms/frame timed in its process around that call (time.perf_counter, one thread).\n")
+        }
+        print("| clip | method | coverage | corner err median / p95 (all) | corner err median / p95 (QR) | id switches | false tracks / frames | vanished drawn | new code tracked after (median / max) | streaming thread ms/frame (median / p95) | throughput fps | late / dropped | at sink after pts ms, median / max (render time) |")
+        print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+        lines.forEach { print($0) }
     }
 
     // MARK: Pipelines
@@ -198,15 +243,16 @@ struct TrackBench {
         var element: UnsafeMutablePointer<GstElement>?
     }
 
-    func pipelineRun(width: Int, height: Int, mode: String, truthPath: String?, dir: String) throws -> Run {
+    func pipelineRun(_ clip: ClipFrames, mode: String, dir: String) throws -> Run {
+        let (width, height) = (clip.width, clip.height)
         let out = "\(dir)/\(mode)-\(width)x\(height).jsonl"
         let isLive = mode == "async"
-        // prerender: every frame rendered once into memory before the first is pushed, so the
-        // source costs a copy per frame and the run measures the tracker, not the renderer.
-        let launch = "arcodesrc name=src is-live=\(isLive) prerender=true num-buffers=\(frames) seed=\(seed) codes=\(codes)"
-            + clipProperties.map { " \($0.0)=\($0.1)" }.joined()
-            + (truthPath.map { " truth-location=\($0)" } ?? "")
-            + " ! video/x-raw,format=I420,width=\(width),height=\(height),framerate=30/1"
+        // The clip's frames, read into memory before the first is pushed, so the source costs
+        // nothing per frame and the run measures the tracker, not the renderer or the codec. Live:
+        // the source reports one frame of latency, as a camera (and arcodesrc) does.
+        let buffers = try clip.buffers()
+        let launch = "appsrc name=src is-live=\(isLive) format=time min-latency=\(ReplayFeeder.frameNanoseconds)"
+            + " caps=\"video/x-raw,format=I420,width=\(width),height=\(height),framerate=30/1\""
             + " ! arbarcodetrack name=t detect-mode=\(mode) detect-interval=\(isLive ? asyncInterval : interval) symbologies=\(symbologies)"
             + " ! arexport location=\(out) ! fakesink name=sink sync=\(isLive)"
         var err: UnsafeMutablePointer<GError>?
@@ -215,8 +261,8 @@ struct TrackBench {
         }
         defer { gst_object_unref(UnsafeMutableRawPointer(pipeline)) }
         let bin = UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self)
-        let tracker = gst_bin_get_by_name(bin, "t")!, sink = gst_bin_get_by_name(bin, "sink")!
-        defer { gst_object_unref(UnsafeMutableRawPointer(tracker)); gst_object_unref(UnsafeMutableRawPointer(sink)) }
+        let tracker = gst_bin_get_by_name(bin, "t")!, sink = gst_bin_get_by_name(bin, "sink")!, appsrc = gst_bin_get_by_name(bin, "src")!
+        defer { [tracker, sink, appsrc].forEach { gst_object_unref(UnsafeMutableRawPointer($0)) } }
         let probe = Probe()
         probe.element = sink
         let data = Unmanaged.passUnretained(probe).toOpaque()
@@ -270,8 +316,8 @@ struct TrackBench {
             return GST_PAD_PROBE_OK
         }, data, nil)
         probe.detail = lateDetail && isLive
-        if probe.detail, let src = gst_bin_get_by_name(bin, "src") {
-            let srcSrc = gst_element_get_static_pad(src, "src")!
+        if probe.detail {
+            let srcSrc = gst_element_get_static_pad(appsrc, "src")!
             gst_pad_add_probe(srcSrc, GST_PAD_PROBE_TYPE_BUFFER, { _, info, data in
                 let p = Unmanaged<Probe>.fromOpaque(data!).takeUnretainedValue()
                 let buffer = UnsafeMutableRawPointer(info!.pointee.data).assumingMemoryBound(to: GstBuffer.self)
@@ -284,9 +330,9 @@ struct TrackBench {
                 return GST_PAD_PROBE_OK
             }, data, nil)
             gst_object_unref(UnsafeMutableRawPointer(srcSrc))
-            gst_object_unref(UnsafeMutableRawPointer(src))
         }
         gst_element_set_state(pipeline, GST_STATE_PLAYING)
+        ReplayFeeder(appsrc: appsrc, pipeline: pipeline, buffers: buffers, live: isLive).start()
         let bus = gst_element_get_bus(pipeline)!
         defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
         let types = GstMessageType(rawValue: GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue)
@@ -304,36 +350,55 @@ struct TrackBench {
                    arrivals: probe.arrivals, latencyNanoseconds: probe.latencyNanoseconds)
     }
 
-    func readRecords(_ path: String) throws -> [FrameRecord] {
-        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map { try FrameRecord(jsonLine: String($0)) }
+    /// The ground truth: every frame's visible codes, and which objects are photos shown as cards.
+    struct Truth {
+        var frames: [FrameRecord]
+        /// Ids of objects written with `"outline":"card"`: the quad is the card's outline around a
+        /// code in a photo, not the code's corners (counted in coverage, not in corner error).
+        var cards: Set<UInt64>
     }
+
+    /// The records of a JSON Lines file (arexport's schema). Objects in state `located` (a region
+    /// seen but not decoded: no payload) are left out; objects with `"outline":"card"` are listed.
+    func readTruth(_ path: String) throws -> Truth {
+        var truth = Truth(frames: [], cards: [])
+        for line in try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n") {
+            var text = String(line)
+            if text.contains("\"located\"") || text.contains("\"outline\"") {
+                guard var root = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+                      let objects = root["objects"] as? [[String: Any]] else { throw TrackBenchError(description: "\(path): bad line \(text)") }
+                for o in objects where o["outline"] as? String == "card" {
+                    if let id = o["id"] as? NSNumber { truth.cards.insert(id.uint64Value) }
+                }
+                root["objects"] = objects.filter { $0["state"] as? String != "located" }
+                text = String(decoding: try JSONSerialization.data(withJSONObject: root), as: UTF8.self)
+            }
+            truth.frames.append(try FrameRecord(jsonLine: text))
+        }
+        return truth
+    }
+
+    func readRecords(_ path: String) throws -> [FrameRecord] { try readTruth(path).frames }
 
     // MARK: Stock approaches
 
-    func stock(width: Int, height: Int, truth: [FrameRecord]) throws -> [TrackScore] {
-        var options = clipOptions
-        (options.width, options.height, options.seed, options.codeCount) = (width, height, UInt64(seed), codes)
-        let clip = try CodeClip(options)
+    func stock(_ clip: ClipFrames, truth: Truth) throws -> [TrackScore] {
+        let (width, height) = (clip.width, clip.height)
         let detector = try BarcodeDetector(symbologies: Symbology.parseList(symbologies))
         var every: [FrameRecord] = [], held: [FrameRecord] = []
         var everyMs: [Double] = [], heldMs: [Double] = []
         var tracker = Tracker()
-        for i in 0..<frames {
-            let image = clip.frame(at: i).image
+        try clip.forEachLuma { i, luma in
             let t0 = DispatchTime.now().uptimeNanoseconds
-            let found = image.pixels.withUnsafeBytes {
-                detector.detect(LumaImage(base: $0.baseAddress!, width: width, height: height, stride: image.stride))
-            }
+            let found = detector.detect(LumaImage(base: luma.baseAddress!, width: width, height: height, stride: width))
             let ms = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
             everyMs.append(ms)
-            let pts = UInt64(i) * 1_000_000_000 / 30
-            every.append(FrameRecord(frame: UInt64(i), ptsNanoseconds: pts, width: width, height: height,
-                                     objects: found.map { ObjectRecord(id: 0, symbology: $0.symbology, payload: $0.payload, quad: $0.quad, state: .detected) }))
+            let pts = UInt64(i) * ReplayFeeder.frameNanoseconds
+            every.append(record(i, clip, found.map { ObjectRecord(id: 0, symbology: $0.symbology, payload: $0.payload, quad: $0.quad, state: .detected) }))
             let decoded = i % interval == 0
             heldMs.append(decoded ? ms : 0)
             let update = tracker.update(detections: decoded ? found : [], timestampNanoseconds: pts)
-            held.append(FrameRecord(frame: UInt64(i), ptsNanoseconds: pts, width: width, height: height,
-                                    objects: update.tracks.map(ObjectRecord.init)))
+            held.append(record(i, clip, update.tracks.map(ObjectRecord.init)))
         }
         var a = score(every, truth: truth, method: "stock: zbar every frame", timing: nil)
         a.frameMilliseconds = everyMs
@@ -343,20 +408,62 @@ struct TrackBench {
         return [a, b]
     }
 
+    /// zxing-cpp on every frame of `clip` (its own process, formats = this bench's symbologies),
+    /// and the package's version.
+    func zxing(_ clip: ClipFrames, truth: Truth) throws -> (TrackScore, String) {
+        let formats = try symbologies.split(separator: ",").map { name in
+            guard let f = ZXing.formatNames[String(name)] else { throw TrackBenchError(description: "no zxing-cpp format for \(name)") }
+            return f
+        }
+        let z = try ZXing.read(i420: clip.path, width: clip.width, height: clip.height, formats: formats)
+        let records = z.readings.enumerated().map { i, reading in
+            record(i, clip, (reading?.codes ?? []).compactMap { c in
+                c.quad.map { ObjectRecord(id: 0, symbology: c.type, payload: c.payload, quad: $0, state: .detected) }
+            })
+        }
+        var s = score(records, truth: truth, method: "zxing-cpp every frame", timing: nil)
+        s.frameMilliseconds = z.readings.map { $0?.milliseconds ?? .nan }
+        s.idSwitches = nil
+        return (s, z.version)
+    }
+
+    /// Frame `i` of `clip` with `objects`, as the stock rows report it.
+    private func record(_ i: Int, _ clip: ClipFrames, _ objects: [ObjectRecord]) -> FrameRecord {
+        FrameRecord(frame: UInt64(i), ptsNanoseconds: UInt64(i) * ReplayFeeder.frameNanoseconds, width: clip.width, height: clip.height,
+                    objects: objects)
+    }
+
     // MARK: Scoring
 
-    func score(_ output: [FrameRecord], truth: [FrameRecord], method: String, timing: Run?) -> TrackScore {
+    /// A payload as compared with the truth, like the accuracy bench: line endings normalised,
+    /// UPC-A / UPC-E / EAN-13 as the GTIN-13 they stand for (`symbology` nil: judged by the digits).
+    static func payloadKey(_ symbology: String?, _ payload: [UInt8]) -> [UInt8] {
+        Accuracy.gtin13(type: symbology, Accuracy.normalise(payload))
+    }
+
+    func score(_ output: [FrameRecord], truth: Truth, method: String, timing: Run?) -> TrackScore {
         var s = TrackScore(method: method)
         var switches = 0
         var lastMatch: [UInt64: (id: UInt64, frame: UInt64)] = [:]
         var visibleSince: [UInt64: UInt64] = [:]
         var wasVisible: Set<UInt64> = []
         let byFrame = Dictionary(output.map { ($0.frame, $0) }, uniquingKeysWith: { a, _ in a })
-        let payloads = Set(truth.flatMap { $0.objects.map(\.payload) })
+        func key(_ o: ObjectRecord) -> [UInt8] { Self.payloadKey(o.symbology, o.payload) }
+        let payloads = Set(truth.frames.flatMap { $0.objects.map { Self.payloadKey(nil, $0.payload) } })
         var falseIds: Set<UInt64> = []
-        for t in truth {
+        /// Per payload, the last frame a code with it was visible (wholly or in part).
+        var lastVisible: [[UInt8]: UInt64] = [:]
+        for t in truth.frames {
             let out = byFrame[t.frame]?.objects.filter { $0.state != .lost } ?? []
-            for o in out where !payloads.contains(o.payload) {
+            let visibleNow = Set(t.objects.map { Self.payloadKey(nil, $0.payload) })
+            for p in visibleNow { lastVisible[p] = t.frame }
+            if out.contains(where: { o in
+                let k = key(o)
+                return payloads.contains(k) && !visibleNow.contains(k) && lastVisible[k].map { t.frame - $0 > Self.vanishGraceFrames } ?? true
+            }) {
+                s.vanishedDrawn += 1
+            }
+            for o in out where !payloads.contains(key(o)) {
                 s.falseTrackFrames += 1
                 // The stock rows have no ids: each false reading counts as one.
                 if o.id == 0 || falseIds.insert(o.id).inserted {
@@ -372,12 +479,14 @@ struct TrackBench {
                 nowVisible.insert(o.id)
                 if !wasVisible.contains(o.id) { visibleSince[o.id] = t.frame }
                 s.visible += 1
-                let hits = out.filter { $0.payload == o.payload && o.quad.contains($0.quad.center) }
+                let want = Self.payloadKey(nil, o.payload)
+                let hits = out.filter { key($0) == want && o.quad.contains($0.quad.center) }
                 guard let best = hits.min(by: { $0.quad.center.distance(to: o.quad.center) < $1.quad.center.distance(to: o.quad.center) })
                 else { continue }
                 s.covered += 1
                 let side = o.quad.meanSide
-                for (a, b) in zip(best.quad.corners, o.quad.corners) {
+                // A card's quad is the photo's outline, not the code's corners.
+                for (a, b) in zip(best.quad.corners, o.quad.corners) where !truth.cards.contains(o.id) {
                     s.cornerErrors.append(a.distance(to: b) / side)
                     if o.symbology == "QR-Code" { s.qrCornerErrors.append(a.distance(to: b) / side) }
                 }
@@ -419,7 +528,7 @@ struct TrackBench {
         return "| \(clip) | \(s.method) | \(pct(s.coverage)) | \(pct(q(s.cornerErrors, 0.5))) / \(pct(q(s.cornerErrors, 0.95))) | "
             + "\(pct(q(s.qrCornerErrors, 0.5))) / \(pct(q(s.qrCornerErrors, 0.95))) | "
             + "\(s.idSwitches.map(String.init) ?? "n/a") | "
-            + "\(s.falseTracks) / \(s.falseTrackFrames) | "
+            + "\(s.falseTracks) / \(s.falseTrackFrames) | \(s.vanishedDrawn) | "
             + String(format: "%.2f s / %.2f s", q(s.latencies, 0.5), s.latencies.max() ?? .nan) + " | "
             + String(format: "%.1f / %.1f", q(ms, 0.5), q(ms, 0.95)) + " | "
             + (s.method.contains("async") ? "live" : String(format: "%.0f", fps)) + " | "

@@ -11,9 +11,9 @@ struct BenchCommand {
 let commands: [BenchCommand] = [
     OverlayBench.command,
     BenchCommand(name: "stream", summary: "[--seconds 10]: RTSP glass-to-glass latency and arserve CPU, 1 and 2 viewers", run: StreamBench.run),
-    BenchCommand(name: "accuracy", summary: "CORPUS [prop=value…]: per-folder reads, stock zbar vs arbarcodedetect", run: Accuracy.run),
+    BenchCommand(name: "accuracy", summary: "CORPUS [prop=value…]: per-folder reads, stock zbar vs arbarcodedetect vs zxing-cpp", run: Accuracy.run),
     BenchCommand(name: "zbar-read", summary: "IMAGE: the stock zbar element's codes (used by accuracy)", run: Accuracy.zbarRead),
-    BenchCommand(name: "detect", summary: "[frames]: ms/frame at 720p and 1080p, stock zbar vs arbarcodedetect", run: SpeedBench.run),
+    BenchCommand(name: "detect", summary: "[frames] [--sizes WxH,…] [--codes N]: ms/frame (one thread), stock zbar vs arbarcodedetect", run: SpeedBench.run),
     trackCommand,
     LocateCommand.command,
 ]

@@ -1,0 +1,1 @@
+#include <gst/app/app.h>
