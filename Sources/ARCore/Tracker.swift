@@ -93,10 +93,16 @@ public struct TrackerConfiguration: Hashable, Sendable {
     /// Most live tracks at once; detections that would start a track beyond this are dropped.
     public var maxTracks: Int
 
-    /// Defaults: expiry 1 s (1_000_000_000 ns), at most 64 live tracks.
-    public init(expiryNanoseconds: UInt64 = 1_000_000_000, maxTracks: Int = 64) {
+    /// Agreeing readings a new 1D code needs before it becomes a track: scan lines that read it on
+    /// one frame (a detection's `quality`) plus those of readings of the same payload at the same
+    /// place on earlier frames. 2D codes (error-corrected) need one.
+    public var confirmReadings: Int
+
+    /// Defaults: expiry 1 s (1_000_000_000 ns), at most 64 live tracks, 2 agreeing readings.
+    public init(expiryNanoseconds: UInt64 = 1_000_000_000, maxTracks: Int = 64, confirmReadings: Int = 2) {
         self.expiryNanoseconds = expiryNanoseconds
         self.maxTracks = maxTracks
+        self.confirmReadings = confirmReadings
     }
 }
 
@@ -140,6 +146,14 @@ public struct Tracker: Sendable {
     private var following: Set<UInt64> = []
     /// Frames each track has coasted on its velocity since its motion was last measured.
     private var coasting: [UInt64: Int] = [:]
+    /// 1D readings not yet confirmed: they start a track once enough readings agree.
+    private var pending: [Pending] = []
+
+    private struct Pending {
+        var detection: Detection
+        var readings: Int
+        var lastSeenNanoseconds: UInt64
+    }
 
     /// An empty tracker; the first track gets id 1.
     public init(configuration: TrackerConfiguration = TrackerConfiguration()) {
@@ -200,8 +214,10 @@ public struct Tracker: Sendable {
     ///   the detection's centre when the detection spans the code's length or lies outside it.
     /// - New tracks: each unmatched detection starts a track, in input order, while fewer than
     ///   `maxTracks` are alive; the rest are dropped for this frame (they are retried on the next).
-    ///   One whose centre lies on a track matched on this frame with another payload is dropped as a
-    ///   misreading of that code.
+    ///   One whose centre lies on a live track of another payload is dropped as a misreading of that
+    ///   code. A 1D detection (not `Detection.isSelfChecking`) starts a track only once
+    ///   `confirmReadings` readings agree: its `quality` (scan lines) plus the readings of unconfirmed
+    ///   detections of the same payload at the same place on earlier frames within `expiry`.
     /// - Expiry: a track with `timestamp - lastDecoded > expiryNanoseconds` cannot be matched; it is
     ///   reported once as `lost` (in `tracks` and `removed`) and forgotten. Others not matched are `tracked`.
     /// - Discontinuity: a timestamp earlier than the previous one (e.g. after a seek) ends every live
@@ -212,8 +228,10 @@ public struct Tracker: Sendable {
         if let last = lastTimestamp, now < last {
             removed = live.map { var t = $0; t.state = .lost; return t }
             live = []
+            pending = []
         }
         lastTimestamp = now
+        pending.removeAll { now - $0.lastSeenNanoseconds > configuration.expiryNanoseconds }
 
         // Expire before matching so an expired code that reappears starts a new track.
         var survivors: [Track] = []
@@ -266,12 +284,19 @@ public struct Tracker: Sendable {
             if survivors.contains(where: {
                 $0.symbology == detection.symbology && $0.payload == detection.payload && $0.quad.contains(detection.quad.center)
             }) { continue }
-            // Two codes cannot overlap: a reading on a code that was read as something else on this
-            // same frame is a misreading (e.g. a 1D reading with two wrong characters whose check
-            // character still holds). On a frame where that code is not read, it starts a track.
-            if trackMatched.indices.contains(where: {
-                trackMatched[$0] && survivors[$0].payload != detection.payload && survivors[$0].quad.contains(detection.quad.center)
-            }) { continue }
+            // Two codes cannot overlap: a reading of another payload on a live track's code is a
+            // misreading (e.g. a blurred 1D code read with two wrong characters whose check character
+            // still holds). It neither renames that track nor starts one while the track lives.
+            if survivors.contains(where: { $0.payload != detection.payload && $0.quad.contains(detection.quad.center) }) { continue }
+            // A 1D reading starts a track only once enough readings agree (this frame's scan lines
+            // plus earlier frames' readings of the same payload at the same place).
+            if !Detection.isSelfChecking(symbology: detection.symbology) {
+                let readings = max(1, detection.quality) + takePending(detection)
+                if readings < configuration.confirmReadings {
+                    pending.append(Pending(detection: detection, readings: readings, lastSeenNanoseconds: now))
+                    continue
+                }
+            }
             guard survivors.count < configuration.maxTracks else { break }
             let track = Track(id: nextID, symbology: detection.symbology, payload: detection.payload,
                               quad: detection.quad, state: .detected, firstSeenNanoseconds: now,
@@ -300,8 +325,22 @@ public struct Tracker: Sendable {
         return quad.translated(dx: d.x, dy: d.y)
     }
 
+    /// Removes the unconfirmed readings of `d`'s payload at `d`'s place and returns how many
+    /// readings they held.
+    private mutating func takePending(_ d: Detection) -> Int {
+        var readings = 0
+        pending.removeAll { p in
+            let same = p.detection.symbology == d.symbology && p.detection.payload == d.payload
+                && p.detection.quad.center.distance(to: d.quad.center) <= max(p.detection.quad.meanSide, d.quad.meanSide)
+            if same { readings += p.readings }
+            return same
+        }
+        return readings
+    }
+
     /// Forgets every track (without reporting them). Ids keep increasing: a later track never reuses one.
     public mutating func reset() {
+        pending = []
         live = []
         lastTimestamp = nil
         velocity = [:]
