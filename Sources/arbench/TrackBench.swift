@@ -355,7 +355,8 @@ struct TrackBench {
         let payloads = Set(truth.flatMap { $0.objects.map(\.payload) })
         var falseIds: Set<UInt64> = []
         for t in truth {
-            let out = byFrame[t.frame]?.objects.filter { $0.state != .lost } ?? []
+            // Regions seen but not read (located) are not readings: neither hits nor false tracks.
+            let out = byFrame[t.frame]?.objects.filter { $0.state != .lost && $0.state != .located } ?? []
             for o in out where !payloads.contains(o.payload) {
                 s.falseTrackFrames += 1
                 // The stock rows have no ids: each false reading counts as one.
