@@ -12,19 +12,22 @@ public enum FrameRecordError: Error, Hashable, Sendable {
     case wrongType(String)
     /// `quad` is not four `[x, y]` number pairs.
     case invalidQuad
-    /// `state` is not one of "detected", "tracked", "lost"; carries the value found.
+    /// `state` is not one of "detected", "tracked", "lost", "located"; carries the value found.
     case invalidState(String)
     /// `data_base64` is not valid standard base64.
     case invalidBase64
 }
 
 /// One code on one frame, as written in the JSON Lines output.
+///
+/// A `located` region (seen, not yet read) has `id` 0, a symbology class (`1D` or `2D`) and an
+/// empty payload; its line has no `data` key.
 public struct ObjectRecord: Hashable, Sendable {
-    /// Track id (unique in the stream, from 1).
+    /// Track id (unique in the stream, from 1); 0 when not tracked, always 0 for `located` regions.
     public var id: UInt64
-    /// Symbology name, e.g. "QR-Code".
+    /// Symbology name, e.g. "QR-Code"; for `located` regions the class, `1D` or `2D`.
     public var symbology: String
-    /// The decoded bytes.
+    /// The decoded bytes; empty for `located` regions.
     public var payload: [UInt8]
     /// Outline in frame pixels, clockwise from the code's own top-left.
     public var quad: Quad
@@ -54,6 +57,7 @@ public struct ObjectRecord: Hashable, Sendable {
 ///
 /// Keys are written in exactly that order, without spaces. When a payload is not valid UTF-8, `data`
 /// holds its lossy decoding (U+FFFD replacements) and `"data_base64"` (standard, padded) follows it.
+/// A `located` region (seen, not read) has neither: `{"id":0,"symbology":"2D","quad":[…],"state":"located"}`.
 /// Quad coordinates are pixels rounded to 2 decimals, printed without exponent or trailing zeros;
 /// non-finite coordinates are written as `null` (and read back as NaN).
 public struct FrameRecord: Hashable, Sendable {
@@ -87,9 +91,12 @@ public struct FrameRecord: Hashable, Sendable {
             let text = String(decoding: object.payload, as: UTF8.self)
             out += "{\"id\":\(object.id),\"symbology\":"
             out += FrameRecord.jsonString(object.symbology)
-            out += ",\"data\":" + FrameRecord.jsonString(text)
-            if Array(text.utf8) != object.payload {
-                out += ",\"data_base64\":\"" + Data(object.payload).base64EncodedString() + "\""
+            // A located region was not read: it has no data to write.
+            if object.state != .located {
+                out += ",\"data\":" + FrameRecord.jsonString(text)
+                if Array(text.utf8) != object.payload {
+                    out += ",\"data_base64\":\"" + Data(object.payload).base64EncodedString() + "\""
+                }
             }
             out += ",\"quad\":["
             out += object.quad.corners.map { "[\(FrameRecord.jsonNumber($0.x)),\(FrameRecord.jsonNumber($0.y))]" }
@@ -101,7 +108,8 @@ public struct FrameRecord: Hashable, Sendable {
     }
 
     /// Parses one line written by `jsonLine()` (surrounding whitespace allowed, unknown keys ignored).
-    /// The payload comes from `data_base64` when present, else from the UTF-8 of `data`.
+    /// The payload comes from `data_base64` when present, else from the UTF-8 of `data`; `data` may be
+    /// absent only on a `located` object (its payload is then empty).
     public init(jsonLine: String) throws(FrameRecordError) {
         let parsed: Any
         do {
@@ -129,7 +137,9 @@ public struct FrameRecord: Hashable, Sendable {
     private static func objectRecord(_ o: [String: Any]) throws(FrameRecordError) -> ObjectRecord {
         let id = try value(o, "id", as: UInt64.self)
         let symbology = try value(o, "symbology", as: String.self)
-        let data = try value(o, "data", as: String.self)
+        let stateName = try value(o, "state", as: String.self)
+        guard let state = TrackState(rawValue: stateName) else { throw .invalidState(stateName) }
+        let data = try state == .located && o["data"] == nil ? "" : value(o, "data", as: String.self)
         var payload = Array(data.utf8)
         if o["data_base64"] != nil {
             let encoded = try value(o, "data_base64", as: String.self)
@@ -144,8 +154,6 @@ public struct FrameRecord: Hashable, Sendable {
                   let x = coordinate(xy[0]), let y = coordinate(xy[1]) else { throw .invalidQuad }
             points.append(Point(x: x, y: y))
         }
-        let stateName = try value(o, "state", as: String.self)
-        guard let state = TrackState(rawValue: stateName) else { throw .invalidState(stateName) }
         return ObjectRecord(id: id, symbology: symbology, payload: payload, quad: Quad(points)!, state: state)
     }
 

@@ -8,6 +8,10 @@ public enum TrackState: String, Hashable, Sendable {
     case tracked
     /// Expired: this is the last frame the track is reported on.
     case lost
+    /// Seen, not yet read: a code-like region a localizer found on this frame that no decode pass
+    /// read. It has a quad and a symbology class (`1D` or `2D`) but no payload and no track id; it
+    /// is not a track (the `Tracker` never produces it) and lives for this frame only.
+    case located
 }
 
 /// One decoded code on one frame, as produced by a detector.

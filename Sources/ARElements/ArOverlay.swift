@@ -11,11 +11,17 @@ private let cat = DebugCategory("aroverlay", description: "arbarcode AR overlay 
 /// images, images warped onto the code), as a style file says, with expiry and fades on buffer
 /// timestamps. Only the overlay rectangles are drawn (cairo/pango); they are attached as a
 /// GstVideoOverlayCompositionMeta when downstream takes it, otherwise blended into the frame.
+///
+/// Regions in state `located` (seen, not read: a quad and a class `1D`/`2D`) are drawn on the frame
+/// they are on only (no identity: no fade, no expiry), under the codes' overlays, as the style's
+/// first `"state": "located"` rule says, else as `Style.defaultLocatedOverlays` (a thin grey
+/// outline); `show-located=false` ignores them. They fire no `draw` or `overlay-*` signal.
 public final class ArOverlay: VideoFilterElement {
     public struct Settings {
         var font: String? = "Sans Bold"
         var outlineWidth = 3.0
         var showLabels = true
+        var showLocated = true
         var style: String?
         var hint: String?
     }
@@ -41,6 +47,9 @@ public final class ArOverlay: VideoFilterElement {
         .double("outline-width", "Outline width", "Width of the code outline without a style file, pixels", \.outlineWidth,
                 range: 0...100),
         .bool("show-labels", "Show labels", "Without a style file: draw each code's payload above it", \.showLabels),
+        .bool("show-located", "Show located",
+              "Draw regions seen but not read (state 'located'): a thin grey outline, or the style's 'located' rules; "
+                  + "false: ignore them", \.showLocated),
     ]
 
     /// Signal indices, in `signals` order.
@@ -73,6 +82,8 @@ public final class ArOverlay: VideoFilterElement {
         let blender = OverlayBlender()
         /// Overlays resolved per code, with what they were resolved from.
         var resolved: [TrackKey: (info: CodeInfo, generation: Int, overlays: [ResolvedOverlay])] = [:]
+        /// Overlays resolved per located class (`1D`, `2D`), with the generation they were resolved in.
+        var locatedResolved: [String: (generation: Int, overlays: [ResolvedOverlay])] = [:]
         var generation = 0
         var frameIndex: UInt64 = 0
         /// Attach the composition as a meta (true) or blend it (false); nil until decided after caps.
@@ -274,7 +285,8 @@ public final class ArOverlay: VideoFilterElement {
 
         let frameSeconds = Double(frame.buffer.durationNanoseconds ?? 33_333_333) / 1e9
         let t = frame.buffer.ptsNanoseconds.map { Double($0) / 1e9 } ?? Double(state.frameIndex) * frameSeconds
-        let sightings = frame.barcodeRegions.filter { $0.state != .lost }.map {
+        let regions = frame.barcodeRegions
+        let sightings = regions.filter { $0.state != .lost && $0.state != .located }.map {
             CodeSighting(info: CodeInfo(symbology: $0.symbology, text: $0.text, trackID: $0.trackID), quad: $0.quad,
                          detected: $0.state == .detected)
         }
@@ -289,6 +301,14 @@ public final class ArOverlay: VideoFilterElement {
         var tiles: [RenderTile] = []
         let drawHandlers = hasHandlers(.draw)
         let defaultFont = s.font ?? "Sans Bold"
+        // Located regions first: the codes' overlays are drawn over them.
+        for r in regions where s.showLocated && r.state == .located {
+            let overlays = locatedOverlays(r.symbology, state: state, generation: generation)
+            for op in drawOps(overlays, quad: r.quad, what: "located \(r.symbology) region", state: state,
+                              defaultFont: defaultFont, frameHeight: frame.height) {
+                tiles += state.renderer.tiles(for: op.op, opacity: op.opacity, frameWidth: frame.width, frameHeight: frame.height)
+            }
+        }
         for e in changes.visible {
             for op in drawOps(for: e, state: state, overrides: shared, generation: generation, defaultFont: defaultFont,
                               frameHeight: frame.height) {
@@ -318,7 +338,7 @@ public final class ArOverlay: VideoFilterElement {
         if !blended {
             throw ElementError.format("aroverlay could not blend into \(String(cString: gst_video_format_to_string(frame.format))) frames")
         }
-        cat.log(.log, element.object, "drew \(tiles.count) tiles for \(changes.visible.count) codes")
+        cat.log(.log, element.object, "drew \(tiles.count) tiles for \(changes.visible.count) codes and the located regions")
     }
 
     /// Reloads the style after a property change; a bad style is reported and the old one kept.
@@ -351,20 +371,36 @@ public final class ArOverlay: VideoFilterElement {
             }
             state.resolved[e.key] = (e.info, generation, overlays)
         }
+        return drawOps(overlays, quad: e.quad, what: "code '\(e.info.text)'", state: state, defaultFont: defaultFont,
+                       frameHeight: frameHeight)
+    }
+
+    /// The overlays of a located region of class `symbologyClass` (`1D`, `2D`), resolved once per
+    /// class and style generation.
+    private func locatedOverlays(_ symbologyClass: String, state: State, generation: Int) -> [ResolvedOverlay] {
+        if let cached = state.locatedResolved[symbologyClass], cached.generation == generation { return cached.overlays }
+        let overlays = state.style.overlays(for: CodeInfo(symbology: symbologyClass, text: "", trackID: nil, located: true))
+        state.locatedResolved[symbologyClass] = (generation, overlays)
+        return overlays
+    }
+
+    /// `overlays` placed on `quad` (frame pixels); `what` names the code in warnings.
+    private func drawOps(_ overlays: [ResolvedOverlay], quad: Quad, what: String, state: State, defaultFont: String,
+                         frameHeight: Int) -> [(op: DrawOp, opacity: Double)] {
         var ops: [(DrawOp, Double)] = []
         for o in overlays {
             let spec = o.spec
             switch spec.kind {
             case .outline:
-                ops.append((.outline(quad: e.quad, color: spec.color, width: spec.lineWidth), spec.opacity))
+                ops.append((.outline(quad: quad, color: spec.color, width: spec.lineWidth), spec.opacity))
             case .box:
-                ops.append((.box(rect: spec.placement.resolve(on: e.quad), color: spec.color, radius: spec.radius), spec.opacity))
+                ops.append((.box(rect: spec.placement.resolve(on: quad), color: spec.color, radius: spec.radius), spec.opacity))
             case .label:
                 guard !o.text.isEmpty else { continue }
                 let label = LabelContent(text: o.text, font: state.renderer.sizedFont(spec.font ?? defaultFont, frameHeight: frameHeight),
                                          color: spec.color, background: spec.background, padding: spec.padding, radius: spec.radius)
                 let size = state.renderer.size(of: label)
-                let rect = spec.placement.resolve(on: e.quad, natural: .fixed(width: size.width, height: size.height))
+                let rect = spec.placement.resolve(on: quad, natural: .fixed(width: size.width, height: size.height))
                 ops.append((.label(label, rect: rect), spec.opacity))
             case .image:
                 guard let path = o.imagePath else { continue }
@@ -373,14 +409,14 @@ public final class ArOverlay: VideoFilterElement {
                     image = try state.renderer.image(path)
                 } catch {
                     if state.missingImages.insert(path).inserted {
-                        element.postWarning(.openRead("aroverlay: image for code '\(e.info.text)' unusable: \(error)"))
+                        element.postWarning(.openRead("aroverlay: image for \(what) unusable: \(error)"))
                     }
                     continue
                 }
                 if spec.warp {
-                    ops.append((.warp(image, quad: e.quad), spec.opacity))
+                    ops.append((.warp(image, quad: quad), spec.opacity))
                 } else {
-                    let rect = spec.placement.resolve(on: e.quad, natural: .aspect(width: Double(image.width), height: Double(image.height)))
+                    let rect = spec.placement.resolve(on: quad, natural: .aspect(width: Double(image.width), height: Double(image.height)))
                     ops.append((.image(image, rect: rect), spec.opacity))
                 }
             }

@@ -8,7 +8,8 @@ private let cat = DebugCategory("artrack", description: "arbarcode code tracker"
 /// `artrack`: follows the codes found by a detector upstream (ROI metas from `arbarcodedetect` or
 /// any element writing `arbarcode` params) and gives each a stable id. Every frame carries every
 /// live track, decoded on it or not; between decodes tracks follow the image (formats with a luma
-/// plane) or coast on their last velocity.
+/// plane) or coast on their last velocity. Regions upstream in state `located` (seen, not read)
+/// are not tracked: they pass through as they are, and are not announced.
 public final class ArTrack: VideoFilterElement {
     public struct Settings {
         var tracking = TrackingSettings()
@@ -57,11 +58,13 @@ public final class ArTrack: VideoFilterElement {
         guard let stage else { return }
         let s = settings.snapshot
         stage.configure(s.tracking)
-        let detections = frame.barcodeRegions.filter { $0.state == .detected }.map {
+        let regions = frame.barcodeRegions
+        let detections = regions.filter { $0.state == .detected }.map {
             Detection(symbology: $0.symbology, payload: $0.payload, quad: $0.quad, quality: $0.quality)
         }
         stage.begin(frame: frame, luma: frame.trackLuma)
-        let (update, events) = stage.finish(detections, frame: frame)
+        // Regions seen upstream but not read are not tracked: they pass through.
+        let (update, events) = stage.finish(detections, located: regions.filter { $0.state == .located }, frame: frame)
         TrackEvents.publish(events, element: element, messages: s.tracking.messages, updates: s.tracking.messageUpdates)
         cat.log(.log, element.object, "\(detections.count) detections, \(update.tracks.count) tracks")
     }

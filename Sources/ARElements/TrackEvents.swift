@@ -11,6 +11,7 @@ import CGStreamer
 /// `message-updates` is on, `updated`: every live track that was not added on this frame, at its
 /// quad on this frame. Signals, emitted on the streaming thread with one `arbarcode` structure each:
 /// `track-added`, `track-updated` (every live track not added, every frame), `track-removed`.
+/// Regions in state `located` (seen, not read) are not tracks: they are never announced.
 enum TrackEvents {
     static let messageName = "arbarcode-tracks"
 
@@ -34,8 +35,12 @@ enum TrackEvents {
         var removed: [BarcodeRegion]
     }
 
-    /// Posts the message and emits the signals for `frame`.
+    /// Posts the message and emits the signals for `frame` (its `located` regions left out).
     static func publish(_ frame: Frame, element: ElementHandle, messages: Bool, updates: Bool) {
+        var frame = frame
+        for list in [\Frame.added, \Frame.updated, \Frame.removed] {
+            frame[keyPath: list].removeAll { $0.state == .located }
+        }
         if messages, !frame.added.isEmpty || !frame.removed.isEmpty || (updates && !frame.updated.isEmpty) {
             let s = OwnedStructure(name: messageName)
             s.set("frame", uint64: frame.index)

@@ -152,10 +152,13 @@ final class TrackingStage {
         return Quad(quad.corners.map { c + ($0 - c) * factor })!
     }
 
-    /// Matches `detections` (pixels of the frame in progress), writes the tracks onto `frame` and
-    /// returns the tracker's update and what to announce.
+    /// Matches `detections` (pixels of the frame in progress), writes the tracks onto `frame`
+    /// followed by `located` (regions seen but not read on this frame, state `located`: they are
+    /// not tracks, pass through untouched and are not announced) and returns the tracker's update
+    /// and what to announce.
     @discardableResult
-    func finish(_ detections: [Detection], frame: VideoFrame) -> (update: TrackerUpdate, events: TrackEvents.Frame) {
+    func finish(_ detections: [Detection], located: [BarcodeRegion] = [], frame: VideoFrame)
+        -> (update: TrackerUpdate, events: TrackEvents.Frame) {
         let update = tracker.update(detections: detections, timestampNanoseconds: timestamp)
         history.record(frame: frameIndex, tracks: update.tracks)
         spare = previous
@@ -173,7 +176,7 @@ final class TrackingStage {
                                           state: t.state, quality: t.quality))
         }
         for t in update.removed { smoothers[t.id] = nil }
-        frame.setBarcodeRegions(reported)
+        frame.setBarcodeRegions(reported + located.filter { $0.state == .located })
         let addedIDs = Set(update.added.map(\.id)), removedIDs = Set(update.removed.map(\.id))
         let events = TrackEvents.Frame(index: frameIndex, ptsNanoseconds: frame.buffer.ptsNanoseconds,
                                        added: reported.filter { addedIDs.contains($0.trackID!) },

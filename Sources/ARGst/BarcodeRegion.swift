@@ -14,8 +14,13 @@ import CGStreamer
 ///
 /// `arbarcode` fields: `data` (string, UTF-8 with replacement), `payload` (GBytes, exact bytes),
 /// `symbology` (string), `quad` (array of 8 doubles: x0,y0 … x3,y3 in pixels, clockwise from the
-/// code's own top-left), `state` (`detected` | `tracked` | `lost`), `quality` (int) and, once
-/// tracked, `track-id` (uint64).
+/// code's own top-left), `state` (`detected` | `tracked` | `lost` | `located`), `quality` (int) and,
+/// once tracked, `track-id` (uint64).
+///
+/// A `located` region (seen by a localizer, not read by any decode pass) has no payload and no
+/// track id: `roi_type` and `symbology` are its class (`1D` or `2D`), `id` is -1, and its structure
+/// has only `symbology`, `quad`, `state` = `located` and `quality`, no `data` or `payload` (read
+/// back, its payload is empty).
 public struct BarcodeRegion: Equatable {
     /// Name of the per-code structure.
     public static let paramsName = "arbarcode"
@@ -23,10 +28,11 @@ public struct BarcodeRegion: Equatable {
     public static let metaName = "ArBarcodeMeta"
     static let frameStructureName = "arbarcode-frame"
 
-    /// Track id; nil for a detection not yet tracked.
+    /// Track id; nil for a detection not yet tracked, and for a `located` region.
     public var trackID: UInt64?
+    /// Symbology name (e.g. `QR-Code`); for a `located` region its class, `1D` or `2D`.
     public var symbology: String
-    /// The decoded bytes, exactly as read.
+    /// The decoded bytes, exactly as read; empty for a `located` region.
     public var payload: [UInt8]
     /// Corners in frame pixels.
     public var quad: Quad
@@ -43,14 +49,22 @@ public struct BarcodeRegion: Equatable {
         self.quality = quality
     }
 
+    /// A region a localizer found on this frame that no decode pass read: `symbologyClass` is `1D`
+    /// or `2D`, `quad` in frame pixels; no payload, no track id.
+    public init(locatedClass symbologyClass: String, quad: Quad, quality: Int = 0) {
+        self.init(trackID: nil, symbology: symbologyClass, payload: [], quad: quad, state: .located, quality: quality)
+    }
+
     /// The payload as text (UTF-8; invalid sequences replaced).
     public var text: String { String(decoding: payload, as: UTF8.self) }
 
-    /// The `arbarcode` structure describing this code.
+    /// The `arbarcode` structure describing this code (without `data` and `payload` when `located`).
     public func structure() -> OwnedStructure {
         let s = OwnedStructure(name: BarcodeRegion.paramsName)
-        s.set("data", string: text)
-        s.set("payload", bytes: payload)
+        if state != .located {
+            s.set("data", string: text)
+            s.set("payload", bytes: payload)
+        }
         s.set("symbology", string: symbology)
         s.set("quad", doubles: quad.corners.flatMap { [$0.x, $0.y] })
         s.set("state", string: state.rawValue)
@@ -59,7 +73,8 @@ public struct BarcodeRegion: Equatable {
         return s
     }
 
-    /// Reads an `arbarcode` structure; nil when it lacks a valid quad.
+    /// Reads an `arbarcode` structure; nil when it lacks a valid quad. Without `payload` and `data`
+    /// (a `located` region) the payload is empty.
     public init?(structure: StructureView, fallbackSymbology: String? = nil) {
         guard let q = structure.doubles("quad"), q.count == 8, q.allSatisfy(\.isFinite),
               let quad = Quad([Point(x: q[0], y: q[1]), Point(x: q[2], y: q[3]), Point(x: q[4], y: q[5]), Point(x: q[6], y: q[7])])

@@ -98,6 +98,7 @@ public struct OverlaySpec: Hashable, Sendable {
         if let n = o["padding"] { spec.padding = try n.number(in: 0...1000) }
         if let n = o["radius"] { spec.radius = try n.number(in: 0...1000) }
         if let n = o["text"] { spec.text = try fields.template(try n.string(), node: n) }
+        else if kind == .label, fields.located { throw node.error("a label in a located rule needs a 'text' (located regions have no payload)") }
         if let n = o["font"] {
             let f = try n.string()
             guard !f.trimmingCharacters(in: .whitespaces).isEmpty else { throw n.error("empty font description") }
@@ -144,21 +145,39 @@ public struct OverlaySpec: Hashable, Sendable {
 }
 
 /// The template names a rule's overlays may use: the payload fields, the rule's named captures
-/// and the lookup tables' columns.
+/// and the lookup tables' columns. A `located` rule's overlays may use only `{symbology}` (the
+/// region's class): located regions have no payload, no id and no lookup row.
 public struct TemplateFields: Sendable {
     public static let payloadFields = ["data", "symbology", "id"]
+    /// The fields of a located region.
+    public static let locatedFields = ["symbology"]
     public var captures: [String]
     public var tables: [String: LookupTable]
+    /// Whether these are the fields of a `located` rule.
+    public var located = false
 
     public init(captures: [String] = [], tables: [String: LookupTable] = [:]) {
         self.captures = captures
         self.tables = tables
     }
 
+    /// The fields of a `located` rule: `{symbology}` only.
+    public static var located: TemplateFields {
+        var f = TemplateFields()
+        f.located = true
+        return f
+    }
+
     /// Parses `text`, refusing placeholders that name nothing.
     public func template(_ text: String, node: StyleNode) throws -> TextTemplate {
         let t = try TextTemplate(text, node: node)
         for f in t.fields {
+            if located {
+                guard TemplateFields.locatedFields.contains(f) else {
+                    throw node.error("unknown placeholder '{\(f)}' in a located rule (known: symbology; located regions have no payload, id or lookup row)")
+                }
+                continue
+            }
             if TemplateFields.payloadFields.contains(f) || captures.contains(f) { continue }
             if let dot = f.firstIndex(of: ".") {
                 let table = String(f[..<dot]), column = String(f[f.index(after: dot)...])

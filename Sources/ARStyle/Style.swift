@@ -10,7 +10,8 @@ public struct Style: @unchecked Sendable {
     /// Screen-space text shown while no code is tracked; nil for none.
     public var hint: String?
     public var tables: [String: LookupTable] = [:]
-    /// Tried in order; the first that matches a code gives its overlays.
+    /// Tried in order; the first that matches a code gives its overlays. Rules with `"state":
+    /// "located"` match only located regions; the others only codes that were read.
     public var rules: [StyleRule] = []
     /// Folder that relative image paths are resolved against.
     public var baseDirectory: String = FileManager.default.currentDirectoryPath
@@ -18,6 +19,12 @@ public struct Style: @unchecked Sendable {
     public var file: String = "<default>"
 
     public init() {}
+
+    /// How a located region (seen, not read) looks when no `located` rule matches it: a thin
+    /// (2 px) light grey, semi-transparent outline, no label.
+    public static let defaultLocatedOverlays = [
+        OverlaySpec(kind: .outline, color: Color(red: 0.88, green: 0.88, blue: 0.88, alpha: 0.63), lineWidth: 2),
+    ]
 
     /// The style used without a style file: each code's outline and its payload in a label above it.
     public static func builtIn(outlineWidth: Double = 3, labels: Bool = true) -> Style {
@@ -77,22 +84,24 @@ public struct Style: @unchecked Sendable {
     }
 
     /// The overlays for a code: those of the first rule that matches, with templates expanded.
-    /// Empty when no rule matches.
+    /// Empty when no rule matches a read code; `defaultLocatedOverlays` when none matches a
+    /// located region (a `located` rule with `"overlays": []` hides them).
     public func overlays(for code: CodeInfo) -> [ResolvedOverlay] {
         for rule in rules {
-            guard let captures = rule.match(symbology: code.symbology, text: code.text) else { continue }
+            guard let captures = rule.match(symbology: code.symbology, text: code.text, located: code.located) else { continue }
             return resolve(rule.overlays, for: code, captures: captures)
         }
-        return []
+        return code.located ? resolve(Style.defaultLocatedOverlays, for: code) : []
     }
 
-    /// Expands `specs`' templates for `code` (payload fields, `captures`, lookup rows).
+    /// Expands `specs`' templates for `code` (payload fields, `captures`, lookup rows). A located
+    /// region has only `{symbology}`; it gets no lookup row.
     public func resolve(_ specs: [OverlaySpec], for code: CodeInfo, captures: [String: String] = [:]) -> [ResolvedOverlay] {
         var values = captures
         values["data"] = code.text
         values["symbology"] = code.symbology
         values["id"] = code.trackID.map { String($0) } ?? ""
-        for (name, table) in tables {
+        for (name, table) in tables where !code.located {
             let key = captures[table.key] ?? code.text
             for (column, v) in table.rows[key] ?? [:] { values["\(name).\(column)"] = v }
         }
@@ -105,17 +114,21 @@ public struct Style: @unchecked Sendable {
     }
 }
 
-/// What rules match on: one code's symbology, payload text and track id.
+/// What rules match on: one code's symbology, payload text and track id, and whether it is a
+/// located region (seen, not read: symbology is its class `1D`/`2D`, text empty, no track id).
 public struct CodeInfo: Hashable, Sendable {
     public var symbology: String
     public var text: String
-    /// Track id; nil for an untracked detection.
+    /// Track id; nil for an untracked detection or a located region.
     public var trackID: UInt64?
+    /// Whether this is a located region, matched only by `"state": "located"` rules.
+    public var located: Bool
 
-    public init(symbology: String, text: String, trackID: UInt64?) {
+    public init(symbology: String, text: String, trackID: UInt64?, located: Bool = false) {
         self.symbology = symbology
         self.text = text
         self.trackID = trackID
+        self.located = located
     }
 }
 

@@ -1,24 +1,36 @@
 import Foundation
 
 /// One rule of a style: which codes it matches and the overlays drawn for them.
+///
+/// A rule matches either codes that were read (the default) or, with `"state": "located"` in its
+/// `match`, regions seen but not read (`located`: a quad and a class `1D`/`2D`, no payload, no id).
+/// The two never mix: a rule without `state` does not match located regions.
 public struct StyleRule: @unchecked Sendable {
-    /// Symbology name to match (case-insensitive, e.g. `QR-Code`); nil for any.
+    /// The only `state` a rule can select.
+    public static let locatedState = "located"
+    /// Symbology name to match (case-insensitive, e.g. `QR-Code`); nil for any. A `located` rule
+    /// matches the region's class (`1D`, `2D`).
     public var symbology: String?
+    /// Whether the rule matches `located` regions (`"state": "located"`) instead of read codes.
+    public var located: Bool
     /// Regular expression the payload text must match (searched, so anchor it with `^…$`); nil for any.
     public var data: NSRegularExpression?
     /// Names of the expression's named captures (`(?<sku>…)`).
     public var captures: [String]
     public var overlays: [OverlaySpec]
 
-    public init(symbology: String? = nil, data: NSRegularExpression? = nil, overlays: [OverlaySpec]) {
+    public init(symbology: String? = nil, data: NSRegularExpression? = nil, located: Bool = false, overlays: [OverlaySpec]) {
         self.symbology = symbology
+        self.located = located
         self.data = data
         self.captures = data.map { StyleRule.captureNames(in: $0.pattern) } ?? []
         self.overlays = overlays
     }
 
-    /// The named captures when `symbology` and `text` match this rule, nil otherwise.
-    public func match(symbology s: String, text: String) -> [String: String]? {
+    /// The named captures when `symbology` and `text` of a read code (`located` false) or of a
+    /// located region (`located` true) match this rule, nil otherwise.
+    public func match(symbology s: String, text: String, located: Bool = false) -> [String: String]? {
+        guard located == self.located else { return nil }
         if let symbology, symbology.caseInsensitiveCompare(s) != .orderedSame { return nil }
         guard let data else { return [:] }
         let range = NSRange(text.startIndex..., in: text)
@@ -53,8 +65,16 @@ public struct StyleRule: @unchecked Sendable {
         let o = try node.object(allowed: ["match", "overlays"])
         var rule = StyleRule(overlays: [])
         if let m = o["match"] {
-            let mo = try m.object(allowed: ["symbology", "data"])
+            let mo = try m.object(allowed: ["symbology", "data", "state"])
             if let s = mo["symbology"] { rule.symbology = try s.string() }
+            if let st = mo["state"] {
+                let state = try st.string()
+                guard state == locatedState else {
+                    throw st.error("unknown state '\(state)' (known: \(locatedState); without 'state' a rule matches codes that were read)")
+                }
+                rule.located = true
+                if let d = mo["data"] { throw d.error("'data' does not apply to located regions (they have no payload)") }
+            }
             if let d = mo["data"] {
                 let pattern = try d.string()
                 do {
@@ -66,7 +86,7 @@ public struct StyleRule: @unchecked Sendable {
             }
         }
         guard let list = o["overlays"] else { throw node.error("missing 'overlays' (a list, may be empty)") }
-        let fields = TemplateFields(captures: rule.captures, tables: tables)
+        let fields = rule.located ? TemplateFields.located : TemplateFields(captures: rule.captures, tables: tables)
         rule.overlays = try list.array().map { try OverlaySpec.parse($0, fields: fields, baseDirectory: baseDirectory) }
         return rule
     }

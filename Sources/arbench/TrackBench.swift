@@ -454,7 +454,8 @@ struct TrackBench {
         /// Per payload, the last frame a code with it was visible (wholly or in part).
         var lastVisible: [[UInt8]: UInt64] = [:]
         for t in truth.frames {
-            let out = byFrame[t.frame]?.objects.filter { $0.state != .lost } ?? []
+            // Regions seen but not read (located) are not readings: neither hits nor false tracks.
+            let out = byFrame[t.frame]?.objects.filter { $0.state != .lost && $0.state != .located } ?? []
             let visibleNow = Set(t.objects.map { Self.payloadKey(nil, $0.payload) })
             for p in visibleNow { lastVisible[p] = t.frame }
             if out.contains(where: { o in

@@ -35,7 +35,34 @@ final class FrameRecordTests: XCTestCase {
     }
 
     func testTrackStateNamesMatchTheSchema() {
-        XCTAssertEqual([TrackState.detected, .tracked, .lost].map(\.rawValue), ["detected", "tracked", "lost"])
+        XCTAssertEqual([TrackState.detected, .tracked, .lost, .located].map(\.rawValue),
+                       ["detected", "tracked", "lost", "located"])
+    }
+
+    /// A region seen but not read: id 0, its class, no `data`; a code beside it keeps every field.
+    private var locatedRecord: FrameRecord {
+        let quad = Quad(topLeft: Point(x: 12, y: 20.5), topRight: Point(x: 80, y: 20),
+                        bottomRight: Point(x: 80.25, y: 44), bottomLeft: Point(x: 12, y: 44))
+        return FrameRecord(frame: 5, ptsNanoseconds: 200_000_000, width: 320, height: 240, objects: [
+            ObjectRecord(id: 3, symbology: "QR-Code", payload: Array("hi".utf8), quad: unitQuad, state: .tracked),
+            ObjectRecord(id: 0, symbology: "1D", payload: [], quad: quad, state: .located),
+        ])
+    }
+
+    func testALocatedObjectIsWrittenWithoutData() {
+        let expected = #"{"frame":5,"pts":200000000,"width":320,"height":240,"objects":[{"id":3,"symbology":"QR-Code","data":"hi","quad":[[0,0],[1,0],[1,1],[0,1]],"state":"tracked"},{"id":0,"symbology":"1D","quad":[[12,20.5],[80,20],[80.25,44],[12,44]],"state":"located"}]}"#
+        XCTAssertEqual(locatedRecord.jsonLine(), expected)
+    }
+
+    func testALocatedObjectRoundTrips() throws {
+        XCTAssertEqual(try FrameRecord(jsonLine: locatedRecord.jsonLine()), locatedRecord)
+    }
+
+    func testOnlyLocatedObjectsMayLackData() {
+        let line = #"{"frame":0,"pts":1,"width":2,"height":2,"objects":[{"id":1,"symbology":"QR-Code","quad":[[0,0],[1,0],[1,1],[0,1]],"state":"detected"}]}"#
+        XCTAssertThrowsError(try FrameRecord(jsonLine: line)) { error in
+            XCTAssertEqual(error as? FrameRecordError, .missingKey("data"))
+        }
     }
 
     func testObjectRecordCopiesATrack() {

@@ -44,6 +44,18 @@ final class ExportTests: XCTestCase {
         XCTAssertEqual(Set(ids.keys), ["https://shop.example/p/1001", "Grüße 日本"])
     }
 
+    func testALocatedRegionIsExportedWithItsClassQuadAndStateButNoData() throws {
+        let path = temporaryPath("export-located.jsonl")
+        do {
+            let h = OverlayHarness("arexport location=\(path)")
+            let read = code("hi", id: 2, quad: Quad(Rect(x: 10, y: 20, width: 40, height: 40)), state: .tracked)
+            let located = BarcodeRegion(locatedClass: "1D", quad: Quad(Rect(x: 100, y: 50.5, width: 90, height: 30)))
+            XCTAssertNotNil(h.push(h.black, codes: [read, located], seconds: 0.04))
+        }
+        let expected = #"{"frame":0,"pts":40000000,"width":320,"height":240,"objects":[{"id":2,"symbology":"QR-Code","data":"hi","quad":[[10,20],[50,20],[50,60],[10,60]],"state":"tracked"},{"id":0,"symbology":"1D","quad":[[100,50.5],[190,50.5],[190,80.5],[100,80.5]],"state":"located"}]}"#
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), expected + "\n")
+    }
+
     func testMissingLocationFailsWithAClearError() {
         let error = runPipeline("videotestsrc num-buffers=2 ! video/x-raw,width=64,height=48 ! arexport ! fakesink")
         XCTAssertNotNil(error)

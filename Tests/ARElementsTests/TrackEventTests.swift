@@ -24,6 +24,19 @@ private let onTrack: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePoin
     if state == "lost" { log.removed.append(UInt64(id)) } else { log.added.append(UInt64(id)) }
 }
 
+/// The `state` and `track-id` of every structure a tracking signal carried.
+private final class TrackStructureLog {
+    var entries: [(state: String, trackID: UInt64?)] = []
+}
+
+private let onAnyTrack: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<GstStructure>?, UnsafeMutableRawPointer?) -> Void = {
+    _, structure, data in
+    let log = Unmanaged<TrackStructureLog>.fromOpaque(data!).takeUnretainedValue()
+    guard let structure else { return }
+    let s = StructureView(structure)
+    log.entries.append((s.string("state") ?? "", s.uint64("track-id")))
+}
+
 final class TrackEventTests: XCTestCase {
     private let frameNs: UInt64 = 33_333_333
 
@@ -64,6 +77,48 @@ final class TrackEventTests: XCTestCase {
         }
         XCTAssertEqual(lists.map(\.added), [1, 0], "one message when added, one when removed")
         XCTAssertEqual(lists.map(\.removed), [0, 1])
+    }
+
+    func testLocatedRegionsPassThroughArtrackButAreNeverAnnounced() throws {
+        let h = OverlayHarness("artrack expiry=0.2 message-updates=true")
+        let element = h.element("artrack")
+        let bus = gst_bus_new()!
+        defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
+        gst_element_set_bus(element, bus)
+        let log = TrackStructureLog()
+        for name in ["track-added", "track-updated", "track-removed"] {
+            _ = g_signal_connect_data(UnsafeMutableRawPointer(element), name, unsafeBitCast(onAnyTrack, to: GCallback.self),
+                                      Unmanaged.passUnretained(log).toOpaque(), nil, GConnectFlags(rawValue: 0))
+        }
+        let detected = BarcodeRegion(trackID: nil, symbology: "QR-Code", payload: Array("TRACK ME".utf8),
+                                     quad: Quad(Rect(x: 40, y: 40, width: 60, height: 60)), state: .detected, quality: 1)
+        let located = BarcodeRegion(locatedClass: "1D", quad: Quad(Rect(x: 180, y: 100, width: 90, height: 30)))
+        for i in 0..<3 {
+            let out = try XCTUnwrap(h.push(h.black, codes: [detected, located], seconds: Double(i) * 0.04))
+            XCTAssertEqual(out.regions.filter { $0.state == .located }, [located], "frame \(i): the located region passes through")
+            XCTAssertEqual(out.regions.filter { $0.state != .located }.count, 1, "frame \(i): one track")
+        }
+        // Only the located region left, then past expiry: the track is removed, the region still passes.
+        for t in [0.12, 1.0] {
+            let out = try XCTUnwrap(h.push(h.black, codes: [located], seconds: t))
+            XCTAssertEqual(out.regions.filter { $0.state == .located }, [located])
+        }
+
+        XCTAssertFalse(log.entries.isEmpty, "the track was announced")
+        XCTAssertFalse(log.entries.contains { $0.state == "located" }, "no signal for a located region")
+        XCTAssertTrue(log.entries.allSatisfy { $0.trackID != nil }, "every signal names a track")
+        var announced: [String] = []
+        while let msg = gst_bus_pop_filtered(bus, GST_MESSAGE_ELEMENT) {
+            defer { gst_mini_object_unref(UnsafeMutableRawPointer(msg).assumingMemoryBound(to: GstMiniObject.self)) }
+            let s = StructureView(gst_message_get_structure(msg)!)
+            for list in ["added", "updated", "removed"] {
+                announced += s.structures(list).map { $0.string("state") ?? "" }
+                XCTAssertTrue(s.structures(list).allSatisfy { $0.has("track-id") }, list)
+            }
+        }
+        XCTAssertFalse(announced.isEmpty, "the track was in the messages")
+        XCTAssertFalse(announced.contains("located"), "no message lists a located region")
+        XCTAssertEqual(announced.filter { $0 == "lost" }.count, 1, "the track's removal")
     }
 
     func testFlushForgetsEveryTrack() throws {

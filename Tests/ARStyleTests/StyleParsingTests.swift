@@ -104,6 +104,35 @@ final class StyleParsingTests: XCTestCase {
         XCTAssertEqual(style.overlays(for: CodeInfo(symbology: "Q", text: "abcdefgh", trackID: nil)).first?.text, "{abc…")
     }
 
+    func testLocatedRegionsGetOnlyLocatedRulesElseTheThinGreyOutline() throws {
+        let style = try StyleFolder().parse(#"""
+        {"lookup": {"p": {"file": "products.csv", "key": "sku"}},
+         "rules": [{"overlays": [{"type": "label", "text": "{data} {p.name}"}]},
+                   {"match": {"state": "located", "symbology": "2D"}, "overlays": [{"type": "label", "text": "{symbology}?"}]}]}
+        """#)
+        let twoD = style.overlays(for: CodeInfo(symbology: "2D", text: "", trackID: nil, located: true))
+        XCTAssertEqual(twoD.map(\.text), ["2D?"], "the located rule, not the rule without 'state'")
+        let oneD = style.overlays(for: CodeInfo(symbology: "1D", text: "", trackID: nil, located: true))
+        XCTAssertEqual(oneD.map(\.spec), Style.defaultLocatedOverlays, "no located rule matches: the default look")
+        XCTAssertEqual(oneD.first?.spec.kind, .outline)
+        XCTAssertEqual(oneD.first?.spec.lineWidth, 2)
+        XCTAssertLessThan(try XCTUnwrap(oneD.first?.spec.color.alpha), 1)
+        // A read code never takes a located rule.
+        let read = style.overlays(for: CodeInfo(symbology: "2D", text: "123", trackID: 1))
+        XCTAssertEqual(read.map(\.text), ["123 Green tea"])
+    }
+
+    func testALocatedRuleWithoutOverlaysHidesLocatedRegions() throws {
+        let style = try StyleFolder().parse(#"{"rules": [{"match": {"state": "located"}, "overlays": []}]}"#)
+        XCTAssertTrue(style.overlays(for: CodeInfo(symbology: "1D", text: "", trackID: nil, located: true)).isEmpty)
+        XCTAssertTrue(style.overlays(for: CodeInfo(symbology: "QR-Code", text: "x", trackID: 1)).isEmpty)
+    }
+
+    func testTheBuiltInStyleDrawsLocatedRegionsAsTheDefaultOutlineWithoutLabel() {
+        let overlays = Style.builtIn().overlays(for: CodeInfo(symbology: "2D", text: "", trackID: nil, located: true))
+        XCTAssertEqual(overlays.map(\.spec), Style.defaultLocatedOverlays)
+    }
+
     func testApplicationOverlaysParseLikeRuleOverlays() throws {
         let style = try StyleFolder().parse(#"{"rules": []}"#)
         let specs = try style.parseOverlays(##"[{"type": "box", "color": "#ff0000", "size": {"width": [10, "px"]}}]"##)
@@ -148,6 +177,21 @@ final class StyleErrorCaseTests: XCTestCase {
     func testBadRegularExpressionsAreRefused() {
         check(#"{"rules": [{"match": {"data": "^(unclosed"}, "overlays": []}]}"#, place: "rules[0].match.data",
               reason: "invalid regular expression")
+    }
+
+    func testLocatedRulesTakeOnlyTheLocatedStateAndTheSymbologyField() {
+        check(#"{"rules": [{"match": {"state": "seen"}, "overlays": []}]}"#, place: "rules[0].match.state",
+              reason: "unknown state 'seen' (known: located")
+        check(#"{"rules": [{"match": {"state": "located", "data": "x"}, "overlays": []}]}"#, place: "rules[0].match.data",
+              reason: "'data' does not apply to located regions")
+        for field in ["data", "id", "p.name"] {
+            check(#"{"lookup": {"p": {"file": "products.csv", "key": "sku"}}, "rules": [{"match": {"state": "located"}, "overlays": [{"type": "label", "text": "{"# + field + #"}"}]}]}"#,
+                  place: "rules[0].overlays[0].text", reason: "unknown placeholder '{\(field)}' in a located rule")
+        }
+        check(#"{"rules": [{"match": {"state": "located"}, "overlays": [{"type": "image", "file": "img/{data}.png"}]}]}"#,
+              place: "rules[0].overlays[0].file", reason: "in a located rule")
+        check(#"{"rules": [{"match": {"state": "located"}, "overlays": [{"type": "label"}]}]}"#,
+              place: "rules[0].overlays[0]", reason: "a label in a located rule needs a 'text'")
     }
 
     func testUnknownKeysAndPlaceholdersAreRefused() {

@@ -5,7 +5,8 @@
   python3 docs/examples/consumer.py udp 5000   # then: ... ! arexport location=udp://THIS_HOST:5000 ! ...
 
 Each line is one frame: {"frame", "pts", "width", "height", "objects": [{"id", "symbology",
-"data", "quad", "state"}]} (see README). Standard library only.
+"data", "quad", "state"}]} (see README). Regions seen but not read (state "located": id 0, a class
+"1D"/"2D", no "data") are skipped. Standard library only.
 """
 import json
 import socket
@@ -35,6 +36,8 @@ def main():
     seen = {}
     for frame in frames(kind, port):
         for obj in frame["objects"]:
+            if obj["state"] == "located":
+                continue
             if seen.get(obj["id"]) != obj["state"]:
                 seen[obj["id"]] = obj["state"]
                 cx = sum(p[0] for p in obj["quad"]) / 4
