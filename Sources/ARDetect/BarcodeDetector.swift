@@ -9,6 +9,12 @@ public struct DetectorResult: Sendable {
     /// Verified code-like regions that no pass read (`locate=regions` only): a code is there, not
     /// yet readable (too small, blurred, damaged).
     public var located: [LocatedRegion]
+
+    /// A result of `codes` and `located` regions.
+    public init(codes: [Detection], located: [LocatedRegion]) {
+        self.codes = codes
+        self.located = located
+    }
 }
 
 /// Decodes barcodes and QR codes in luma images with zbar. By default (`locate=regions`) a

@@ -36,6 +36,7 @@ public final class ArBarcodeTrack: VideoFilterElement {
         var symbologies: String? = "all"
         var detectMode = DetectMode.auto
         var detectInterval = 1
+        var detector = DetectorOptions(threads: 0)
         var tracking = TrackingSettings()
     }
 
@@ -57,6 +58,15 @@ public final class ArBarcodeTrack: VideoFilterElement {
         .uint("detect-interval", "Detect interval",
               "Frames between full-frame decodes (sync: exactly; async: at least); tracks follow the image in between and re-decodes in their regions confirm them (new codes come from full-frame decodes)",
               \.detectInterval, range: 1...1000),
+        .enumeration("locate", "Locate",
+                     "Where full decodes read: 'regions' (only the code-like regions a localizer finds, each turned upright and "
+                         + "resampled: cost grows with the codes, not the pixels), 'full' (zbar over the whole frame, then the "
+                         + "regions it left unread) or 'auto' (regions, then the whole frame on frames where a code-like region "
+                         + "or the whole frame stayed unread). Tracked codes are left to their region re-decodes",
+                     typeName: "ArLocateMode", \.detector.locate),
+        .uint("threads", "Threads",
+              "Threads decoding regions at once (0 = one per core); sync output does not depend on it",
+              \.detector.threads, range: 0...64),
     ] + TrackingSettings.properties(\.tracking)
 
     public static var signals: [SignalSpec] { TrackEvents.signals }
@@ -74,6 +84,8 @@ public final class ArBarcodeTrack: VideoFilterElement {
     private var fullSubmitted = false
     /// The luma of the frame the worker is decoding, to carry new codes forward.
     private var jobPyramid: LumaPyramid?
+    /// Async: the last full scan's located regions, shown until the next full scan's arrive.
+    private var located: [BarcodeRegion] = []
 
     public init(element: ElementHandle, settings: SettingsStore<Settings>) {
         self.element = element
@@ -82,7 +94,7 @@ public final class ArBarcodeTrack: VideoFilterElement {
 
     public func start() throws {
         let s = settings.snapshot
-        decoder = try TrackDecoder(symbologies: s.symbologies)
+        decoder = try TrackDecoder(symbologies: s.symbologies, options: s.detector)
         stage = TrackingStage(configuration: s.tracking.configuration)
         async = nil
         restart()
@@ -105,7 +117,7 @@ public final class ArBarcodeTrack: VideoFilterElement {
         let s = settings.snapshot
         let useWorker = s.detectMode == .async || (s.detectMode == .auto && TrackLiveness.upstreamIsLive(element))
         async = useWorker
-        if useWorker { worker = TrackDecodeWorker(decoder: try TrackDecoder(symbologies: s.symbologies)) }
+        if useWorker { worker = TrackDecodeWorker(decoder: try TrackDecoder(symbologies: s.symbologies, options: s.detector)) }
         cat.log(.info, element.object, "decoding \(useWorker ? "on a worker thread (async)" : "on the streaming thread (sync)")")
     }
 
@@ -125,17 +137,23 @@ public final class ArBarcodeTrack: VideoFilterElement {
         detections.filter { d in live.contains { $0.symbology == d.symbology && $0.payload == d.payload } }
     }
 
+    /// Located regions as the buffer carries them: class and quad, no payload, no id.
+    static func regions(_ located: [LocatedRegion]) -> [BarcodeRegion] {
+        located.map { BarcodeRegion(locatedClass: $0.kind.rawValue, quad: $0.quad) }
+    }
+
     private func restart() {
         framesSinceFull = 0
         lastSubmittedFull = false
         fullSubmitted = false
         jobPyramid = nil
+        located = []
     }
 
     public func transform(_ frame: VideoFrame) throws {
         guard let decoder, let stage, let luma = frame.trackLuma else { return }
         let s = settings.snapshot
-        try decoder.reconfigure(symbologies: s.symbologies)
+        try decoder.reconfigure(symbologies: s.symbologies, options: s.detector)
         stage.configure(s.tracking)
         let live = stage.begin(frame: frame, luma: luma)
         var detections: [Detection] = []
@@ -143,6 +161,7 @@ public final class ArBarcodeTrack: VideoFilterElement {
             if let result = worker.takeResult() {
                 let found = result.full ? result.detections : Self.confirming(result.detections, live)
                 detections = stage.carry(found, from: result.frame, pyramid: jobPyramid)
+                if result.full { located = Self.regions(result.located) }
                 cat.log(.log, element.object, "worker: \(result.detections.count) codes from frame \(result.frame) (\(result.full ? "full" : "regions")), \(detections.count) carried to \(stage.frameIndex)")
             }
             // The first full scan is due at once: nothing is tracked before it.
@@ -150,22 +169,27 @@ public final class ArBarcodeTrack: VideoFilterElement {
             let full = live.isEmpty ? due : (!lastSubmittedFull && due)
             if (full || !live.isEmpty), let plane = stage.current?.levels[0],
                worker.submit(.init(plane: plane, frame: stage.frameIndex, regions: full ? nil : live.map(\.quad),
-                                   symbologies: s.symbologies)) {
+                                   skipping: live.map(\.quad), symbologies: s.symbologies, options: s.detector)) {
                 jobPyramid = stage.current
                 lastSubmittedFull = full
                 if full { framesSinceFull = 0; fullSubmitted = true }
             }
         } else {
             let plane = stage.current?.levels[0] ?? LumaPlane(copying: luma)
+            located = []
             if framesSinceFull % s.detectInterval == 0 {
-                detections = decoder.full(plane)
+                // New codes from the full decode; tracked ones from re-decodes in their regions.
+                let result = decoder.full(plane, skipping: live.map(\.quad))
+                detections = result.codes
+                located = Self.regions(result.located)
+                if !live.isEmpty { detections += Self.confirming(decoder.regions(plane, live.map(\.quad)), live) }
                 framesSinceFull = 0
             } else if !live.isEmpty {
                 detections = Self.confirming(decoder.regions(plane, live.map(\.quad)), live)
             }
         }
         framesSinceFull += 1
-        let (update, events) = stage.finish(detections, frame: frame)
+        let (update, events) = stage.finish(detections, located: located, frame: frame)
         TrackEvents.publish(events, element: element, messages: s.tracking.messages, updates: s.tracking.messageUpdates)
         cat.log(.log, element.object, "\(detections.count) detections, \(update.tracks.count) tracks")
     }

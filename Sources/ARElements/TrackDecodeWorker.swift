@@ -1,5 +1,6 @@
 import ARBridge
 import ARCore
+import ARDetect
 import ARVision
 import Foundation
 
@@ -12,13 +13,18 @@ final class TrackDecodeWorker: @unchecked Sendable {
         var plane: LumaPlane
         var frame: UInt64
         var regions: [Quad]?
+        /// Full scans: tracked codes' quads, left to region re-decodes.
+        var skipping: [Quad] = []
         var symbologies: String?
+        var options: DetectorOptions
     }
 
     struct Result {
         var frame: UInt64
         var full: Bool
         var detections: [Detection]
+        /// Full scans: verified regions no pass read.
+        var located: [LocatedRegion]
     }
 
     private let condition = NSCondition()
@@ -97,13 +103,14 @@ final class TrackDecodeWorker: @unchecked Sendable {
             let myGeneration = generation
             condition.unlock()
 
-            try? decoder.reconfigure(symbologies: job.symbologies)
-            let detections = job.regions.map { decoder.regions(job.plane, $0) } ?? decoder.full(job.plane)
+            try? decoder.reconfigure(symbologies: job.symbologies, options: job.options)
+            let found = job.regions.map { DetectorResult(codes: decoder.regions(job.plane, $0), located: []) }
+                ?? decoder.full(job.plane, skipping: job.skipping)
 
             condition.lock()
             busy = false
             if myGeneration == generation {
-                result = Result(frame: job.frame, full: job.regions == nil, detections: detections)
+                result = Result(frame: job.frame, full: job.regions == nil, detections: found.codes, located: found.located)
             }
             condition.unlock()
         }

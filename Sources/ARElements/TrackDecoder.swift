@@ -11,21 +11,27 @@ final class TrackDecoder {
     private var detector: BarcodeDetector
 
     /// Throws a settings error naming the property when `symbologies` is invalid.
-    init(symbologies: String?) throws {
+    init(symbologies: String?, options: DetectorOptions = DetectorOptions()) throws {
         self.symbologies = symbologies
-        detector = try Self.makeDetector(symbologies)
+        detector = try Self.makeDetector(symbologies, options: options)
     }
 
-    /// Rebuilds the detector when the property changed.
-    func reconfigure(symbologies: String?) throws {
-        guard symbologies != self.symbologies else { return }
-        detector = try Self.makeDetector(symbologies)
-        self.symbologies = symbologies
+    /// Rebuilds the detector when the symbologies changed; applies `options`.
+    func reconfigure(symbologies: String?, options: DetectorOptions) throws {
+        if symbologies != self.symbologies {
+            detector = try Self.makeDetector(symbologies, options: options)
+            self.symbologies = symbologies
+        } else if detector.options != options {
+            detector.options = options
+        }
     }
 
-    /// Every code in `plane`.
-    func full(_ plane: LumaPlane) -> [Detection] {
-        refined(plane.withLumaImage { detector.detect($0) }, in: plane)
+    /// Every code in `plane` but those in `skipping` (frame pixels: tracked codes, re-decoded in
+    /// their regions), and the verified regions no pass read.
+    func full(_ plane: LumaPlane, skipping: [Quad] = []) -> DetectorResult {
+        var result = plane.withLumaImage { detector.scan($0, skipping: skipping) }
+        result.codes = refined(result.codes, in: plane)
+        return result
     }
 
     /// The codes inside `regions` (frame pixels, where the tracks are expected), corners in frame
@@ -61,9 +67,9 @@ final class TrackDecoder {
     private let refiner = LinearOutlineRefiner()
     private static let twoDimensional: Set<String> = ["QR-Code", "SQ-Code"]
 
-    private static func makeDetector(_ list: String?) throws -> BarcodeDetector {
+    private static func makeDetector(_ list: String?, options: DetectorOptions) throws -> BarcodeDetector {
         do {
-            return try BarcodeDetector(symbologies: Symbology.parseList(list ?? "all"))
+            return try BarcodeDetector(symbologies: Symbology.parseList(list ?? "all"), options: options)
         } catch let error as DetectorError {
             throw ElementError.settings("Invalid value for property 'symbologies': \(error)", debug: "symbologies=\(list ?? "")")
         }

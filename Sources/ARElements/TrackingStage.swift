@@ -203,9 +203,11 @@ struct TrackingSettings {
     var smoothing = 0.0
     var messages = true
     var messageUpdates = false
+    /// Agreeing readings a new 1D code needs to become a track.
+    var confirm = 2
 
     var configuration: TrackerConfiguration {
-        TrackerConfiguration(expiryNanoseconds: UInt64(max(0, expirySeconds) * 1e9), maxTracks: maxTracks)
+        TrackerConfiguration(expiryNanoseconds: UInt64(max(0, expirySeconds) * 1e9), maxTracks: maxTracks, confirmReadings: confirm)
     }
 
     /// The tracking properties of an element whose settings hold these at `path`.
@@ -219,6 +221,11 @@ struct TrackingSettings {
             .double("smoothing", "Smoothing",
                     "Smoothing of the reported corners (One Euro filter), 0 = none … 1 = strongest; fast motion is followed without lag",
                     path.appending(path: \.smoothing), range: 0...1),
+            .uint("confirm", "Confirm 1D codes",
+                  "Agreeing readings a new 1D code needs before it becomes a track: scan lines that read it on one frame, plus "
+                      + "readings of the same payload at the same place on earlier frames (2D codes carry error correction and "
+                      + "need one). 1 shows single-line readings at once, misreads of blurred codes included; higher waits longer",
+                  path.appending(path: \.confirm), range: 1...8),
             .bool("post-messages", "Post messages", TrackEvents.messagesBlurb, path.appending(path: \.messages)),
             .bool("message-updates", "Message updates", TrackEvents.updatesBlurb, path.appending(path: \.messageUpdates)),
         ]
