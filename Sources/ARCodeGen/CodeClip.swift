@@ -166,7 +166,9 @@ public struct CodeClip: Sendable {
     private let camera: CameraMotion
     /// Scene renders averaged per frame (1 without exposure).
     public let subsamples: Int
-    private let renderer = CodeRenderer()
+    /// Draws the codes: 4×4 samples per edge pixel, 2×2 when 4 or more renders are averaged (the
+    /// average smooths the edges further).
+    private let renderer: CodeRenderer
 
     /// A clip of `options.codeCount` generated codes and one moving card per photo in `photos`
     /// (those with a payload get card truth, the others none), cards `options.photoSize` of the
@@ -312,6 +314,7 @@ public struct CodeClip: Sendable {
         } else {
             subsamples = 1
         }
+        renderer = CodeRenderer(samplesPerAxis: subsamples >= 4 ? 2 : 4)
     }
 
     /// Number of codes.
@@ -467,16 +470,28 @@ public struct CodeClip: Sendable {
         let fx = Int(((sx - Double(ix)) * 256).rounded()), fy = Int(((sy - Double(iy)) * 256).rounded())
         let w00 = (256 - fx) * (256 - fy), w10 = fx * (256 - fy), w01 = (256 - fx) * fy, w11 = fx * fy
         var out = [UInt8](repeating: 0, count: w * h)
+        // Columns whose two source pixels both lie inside the background: no clamping needed.
+        let xa = max(0, -ix), xb = min(w, bw - 1 - ix)
         background.pixels.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
                 for y in 0..<h {
                     let r0 = min(bh - 1, max(0, iy + y)) * bw, r1 = min(bh - 1, max(0, iy + y + 1)) * bw
-                    for x in 0..<w {
-                        let c0 = min(bw - 1, max(0, ix + x)), c1 = min(bw - 1, max(0, ix + x + 1))
+                    let row = y * w
+                    func blend(_ x: Int, _ c0: Int, _ c1: Int) {
                         let v = Int(src[r0 + c0]) * w00 + Int(src[r0 + c1]) * w10 + Int(src[r1 + c0]) * w01
                             + Int(src[r1 + c1]) * w11
-                        dst[y * w + x] = UInt8(truncatingIfNeeded: (v + 32768) >> 16)
+                        dst[row + x] = UInt8(truncatingIfNeeded: (v + 32768) >> 16)
                     }
+                    for x in 0..<min(w, xa) { blend(x, min(bw - 1, max(0, ix + x)), min(bw - 1, max(0, ix + x + 1))) }
+                    if xa < xb {
+                        let a0 = src.baseAddress! + r0 + ix, a1 = src.baseAddress! + r1 + ix
+                        let d = dst.baseAddress! + row
+                        for x in xa..<xb {
+                            let v = Int(a0[x]) &* w00 &+ Int(a0[x + 1]) &* w10 &+ Int(a1[x]) &* w01 &+ Int(a1[x + 1]) &* w11
+                            d[x] = UInt8(truncatingIfNeeded: (v &+ 32768) >> 16)
+                        }
+                    }
+                    for x in max(xa, xb)..<w { blend(x, min(bw - 1, max(0, ix + x)), min(bw - 1, max(0, ix + x + 1))) }
                 }
             }
         }

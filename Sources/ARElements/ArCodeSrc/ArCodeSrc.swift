@@ -202,7 +202,8 @@ public final class ArCodeSrc: VideoSourceElement {
         } catch {
             throw ElementError.settings("arcodesrc cannot make this clip: \(error)", debug: "\(options)")
         }
-        cat.log(.info, element.object, "clip \(info.width)x\(info.height) @ \(fps) fps, \(s.codes) codes, seed \(s.seed)")
+        cat.log(.info, element.object, "clip \(info.width)x\(info.height) @ \(fps) fps, \(s.codes) codes, seed \(s.seed), "
+                + "\(clip?.subsamples ?? 1) renders per frame")
         rendered = []
         if s.prerender, let clip { try prerender(clip) }
     }
