@@ -6,9 +6,25 @@ import Foundation
 
 private let cat = DebugCategory("arcodesrc", description: "arbarcode synthetic code source")
 
+/// What `arcodesrc` draws its codes over (`CodeClipBackground`).
+public enum CodeSrcBackground: Int32, PropertyEnum {
+    /// Mid-gray with gentle shading and fine grain.
+    case plain = 0
+    /// Cardboard, shelf edges, printed-text-like strokes and bar-like stripes.
+    case texture = 1
+
+    public var nick: String { ["plain", "texture"][Int(rawValue)] }
+    public var label: String {
+        ["Plain gray with gentle shading", "Cardboard, shelf edges, text-like strokes and stripes (edges a naive detector mistakes for codes)"][Int(rawValue)]
+    }
+    var clipBackground: CodeClipBackground { self == .plain ? .plain : .texture }
+}
+
 /// `arcodesrc`: like `videotestsrc`, for codes. Renders a deterministic clip of moving QR, EAN-13
 /// and Code 128 codes (`CodeClip`) with rotation, scale change, keystone, occluders, codes entering
-/// and leaving, noise and blur. The exact corners of every code on every frame go to
+/// and leaving, noise and blur, seen through a shaking or panning camera with motion blur, over a
+/// plain or busy background, among photo cards (real photos with or without codes, from the `photos`
+/// folder, decoded with GStreamer when the element starts). The exact corners of every code on every frame go to
 /// `truth-location` as JSON Lines in the arexport schema (id = code number + 1; state `detected`
 /// when wholly visible, `tracked` when partly hidden). Buffers carry no code metadata, so nothing
 /// downstream can mistake the truth for a detection.
@@ -30,6 +46,14 @@ public final class ArCodeSrc: VideoSourceElement {
         var blur = 0
         var truthLocation: String?
         var prerender = false
+        var shake = 0.0
+        var pan = 0.0
+        var exposure = 0.0
+        var background = CodeSrcBackground.plain
+        var photos: String?
+        var photoCount = 0
+        var distractors = 0
+        var photoSize = 0.35
     }
 
     public static let defaultSettings = Settings()
@@ -70,11 +94,34 @@ public final class ArCodeSrc: VideoSourceElement {
         .bool("prerender", "Prerender",
               "Render all num-buffers frames (which must be set) into memory when the caps are set, then replay them: each frame then costs a copy, so a benchmark measures what is downstream. Live: timestamps start at the running time of the first frame",
               \.prerender, mutableInPlaying: false),
+        .double("shake", "Shake",
+                "Hand shake of the camera, pixels: the whole scene wanders smoothly and jitters, each axis within ± this (0 = still); the truth moves with it",
+                \.shake, range: 0...200, mutableInPlaying: false),
+        .double("pan", "Pan",
+                "Camera pan speed, pixels per second: the whole scene, background included, pans back and forth over ±10 % of the frame width (0 = none); the truth moves with it",
+                \.pan, range: 0...2000, mutableInPlaying: false),
+        .double("exposure", "Exposure",
+                "Exposure time, seconds (0.0167 = 1/60 s; 0 = instantaneous): motion blur, each frame the average of the scene at up to 16 instants across the exposure (one per ~2 px of the fastest motion); the truth is the scene at the frame's timestamp, the middle of the exposure",
+                \.exposure, range: 0...0.25, mutableInPlaying: false),
+        .enumeration("background", "Background", "What the codes move over: plain gray, or a textured shelf/cardboard scene with text-like strokes",
+                     typeName: "ArCodeSrcBackground", \.background, mutableInPlaying: false),
+        .string("photos", "Photos",
+                "Folder of real photos, searched recursively: N.png/.jpg/.webp with N.txt (expected text) or N.bin (bytes) beside it has a code; images in a 'falsepositives*' folder or with neither file have none. Decoded when the element starts; unset = none",
+                \.photos, mutableInPlaying: false),
+        .uint("photo-count", "Photo count",
+              "Photos with a code to show as moving cards, chosen by the seed; truth: the card's quad, the expected text and \"outline\":\"card\"",
+              \.photoCount, range: 0...32, mutableInPlaying: false),
+        .uint("distractors", "Distractors", "Photos without a code to show as moving cards, chosen by the seed (no truth)",
+              \.distractors, range: 0...32, mutableInPlaying: false),
+        .double("photo-size", "Photo size", "Height of a photo card, fraction of the frame height (narrower when the photo is wider than 90 % of the frame)",
+                \.photoSize, range: 0.05...1, mutableInPlaying: false),
     ]
 
     private let element: ElementHandle
     private let settings: SettingsStore<Settings>
     private var clip: CodeClip?
+    /// Photos for the cards, decoded in `start`.
+    private var photos: [ClipPhoto] = []
     private var info: VideoInfo?
     private var index = 0
     private var truthFile: UnsafeMutablePointer<FILE>?
@@ -97,6 +144,15 @@ public final class ArCodeSrc: VideoSourceElement {
         clip = nil
         rendered = []
         timestampOffset = nil
+        photos = []
+        let s = settings.snapshot
+        if let folder = s.photos, !folder.isEmpty {
+            photos = try PhotoFolder(folder).photos(codes: s.photoCount, distractors: s.distractors, seed: UInt64(s.seed))
+            cat.log(.info, element.object, "\(photos.count) photos from \(folder): " + photos.map(\.name).joined(separator: ", "))
+        } else if s.photoCount + s.distractors > 0 {
+            throw ElementError.settings("arcodesrc: 'photo-count' and 'distractors' need 'photos' (a folder of photos)",
+                                        debug: "photo-count=\(s.photoCount) distractors=\(s.distractors)")
+        }
         if let path = settings.snapshot.truthLocation, !path.isEmpty {
             guard let f = fopen(path, "w") else {
                 throw ElementError.openWrite("Could not open '\(path)' for writing: \(String(cString: strerror(errno)))")
@@ -109,6 +165,7 @@ public final class ArCodeSrc: VideoSourceElement {
         if let truthFile { fclose(truthFile) }
         truthFile = nil
         clip = nil
+        photos = []
         rendered = []
     }
 
@@ -138,13 +195,15 @@ public final class ArCodeSrc: VideoSourceElement {
                                       codeCount: s.codes, kinds: kinds.isEmpty ? [.qr] : kinds, codeSize: s.codeSize,
                                       speed: s.speed, rotationSpeed: s.rotationSpeed, scaleChange: s.scaleChange,
                                       perspective: s.perspective, occluders: s.occluders, enterLeave: s.enterLeave,
-                                      twins: s.twins, noise: s.noise, blurRadius: s.blur)
+                                      twins: s.twins, noise: s.noise, blurRadius: s.blur, shake: s.shake, pan: s.pan,
+                                      exposure: s.exposure, background: s.background.clipBackground, photoSize: s.photoSize)
         do {
-            clip = try CodeClip(options)
+            clip = try CodeClip(options, photos: photos)
         } catch {
             throw ElementError.settings("arcodesrc cannot make this clip: \(error)", debug: "\(options)")
         }
-        cat.log(.info, element.object, "clip \(info.width)x\(info.height) @ \(fps) fps, \(s.codes) codes, seed \(s.seed)")
+        cat.log(.info, element.object, "clip \(info.width)x\(info.height) @ \(fps) fps, \(s.codes) codes, seed \(s.seed), "
+                + "\(clip?.subsamples ?? 1) renders per frame")
         rendered = []
         if s.prerender, let clip { try prerender(clip) }
     }
@@ -195,7 +254,7 @@ public final class ArCodeSrc: VideoSourceElement {
         }
         frame.buffer.setTimestamps(ptsNanoseconds: pts, durationNanoseconds: duration)
         if let truthFile {
-            let line = clip.truthRecord(frame: index, truth: truth, ptsNanoseconds: pts).jsonLine() + "\n"
+            let line = clip.truthLine(frame: index, truth: truth, ptsNanoseconds: pts) + "\n"
             guard fputs(line, truthFile) >= 0, fflush(truthFile) == 0 else {
                 throw ElementError.write("Could not write ground truth: \(String(cString: strerror(errno)))")
             }
