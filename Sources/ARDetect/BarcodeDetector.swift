@@ -52,6 +52,7 @@ public final class BarcodeDetector {
         regionScanner = try ZBarScanner(symbologies: symbologies)
         isolationScanner = try ZBarScanner(symbologies: symbologies, fresh: true)
         hasLinear = symbologies.contains { !$0.isTwoDimensional }
+        hasMatrix = symbologies.contains { $0.isTwoDimensional }
         makePool()
     }
 
@@ -66,6 +67,8 @@ public final class BarcodeDetector {
 
     /// Whether any 1D symbology is enabled (else 1D-looking regions are not worth a pass).
     private let hasLinear: Bool
+    /// Whether QR (or SQ) codes are enabled.
+    private let hasMatrix: Bool
 
     /// Every code found in `luma`, with corners in `luma`'s pixels.
     public func detect(_ luma: LumaImage) -> [Detection] {
@@ -102,7 +105,9 @@ public final class BarcodeDetector {
         var unverified = options.maxRegions
         let regions = locator.regions(in: luma).filter { r in
             if skipping.contains(where: { $0.contains(r.quad.center) || r.quad.contains($0.center) }) { return false }
+            // A region of a kind no enabled symbology has is neither decoded nor reported.
             if r.kind == .linear && !hasLinear { return false }
+            if r.kind == .matrix && !hasMatrix { return false }
             if r.verified { return true }
             guard unverified > 0 else { return false }
             unverified -= 1

@@ -23,7 +23,7 @@ public struct LocatedRegion: Hashable, Sendable {
     /// Ranking: bigger and denser regions first.
     public var score: Double
     /// Whether the region passed the strict check (1D: at least `CodeLocator.minEdges` bar edges
-    /// whose profile agrees across the bars' height; 2D: two or more QR finder patterns). Only
+    /// whose profile agrees across the bars' height, which is at least a tenth of their length; 2D: three QR finder patterns placed as a QR code's). Only
     /// verified regions are reported as located when no pass decodes them.
     public var verified: Bool
 }
@@ -43,9 +43,9 @@ public struct CodeLocator: Sendable {
     /// A textured cell whose gradients agree at least this much belongs to a 1D code.
     public var minCoherence = 0.65
     /// Fewest bar edges of a verified 1D region (an EAN-8 has 43, a 3-character Code 39 about 30).
-    public static let minEdges = 24
+    public static let minEdges = 30
     /// Least mean correlation of a verified 1D region's band profiles with their mean.
-    public static let minBandAgreement = 0.6
+    public static let minBandAgreement = 0.85
 
     public init() {}
 
@@ -203,10 +203,16 @@ public struct CodeLocator: Sendable {
             jxx += cells[i].jxx; jyy += cells[i].jyy; jxy += cells[i].jxy
             score += Double(cells[i].edges) / Double(max(1, cells[i].samples))
         }
-        let theta = 0.5 * atan2(2 * jxy, jxx - jyy)
-        let u = Point(x: cos(theta), y: sin(theta)), d = Point(x: -u.y, y: u.x)
         let pts = group.map { centre($0, cols: cols) }
         let mean = pts.reduce(Point(x: 0, y: 0), +) * (1 / Double(pts.count))
+        // The gradients' direction, then refined by how far the bars shift between parallel lines
+        // (gradients over 2 px alias on fine bars).
+        let coarse = 0.5 * atan2(2 * jxy, jxx - jyy)
+        let u0 = Point(x: cos(coarse), y: sin(coarse))
+        let ts0 = pts.map { dot($0 - mean, u0) }
+        let u = LinearOutline.refineAxis(u0, centre: mean, span: [ts0.min()! - Double(cell) / 2, ts0.max()! + Double(cell) / 2], in: luma)
+        let theta = atan2(u.y, u.x)
+        let d = Point(x: -u.y, y: u.x)
         let ts = pts.map { dot($0 - mean, u) }, ss = pts.map { dot($0 - mean, d) }
         // Cell centres: half a cell in, then a margin for the quiet zone and the cells at the ends.
         let half = Double(cell) * 0.5
@@ -222,7 +228,9 @@ public struct CodeLocator: Sendable {
         var verified = false
         if let m = profile.measure() {
             module = m.moduleSize
+            // A line of text is much longer than tall; bars are at least a tenth as tall as long.
             verified = m.edges >= Self.minEdges && m.agreement >= Self.minBandAgreement
+                && s1 - s0 >= max(10, 0.1 * (m.lastEdge - m.firstEdge))
             // The bars' span plus a quiet zone of ten modules (zbar needs it) on each side.
             t0 = m.firstEdge - 10 * module
             t1 = m.lastEdge + 10 * module
@@ -263,8 +271,10 @@ public struct CodeLocator: Sendable {
             module = finders.map(\.moduleSize).reduce(0, +) / Double(finders.count)
         }
         let degrees = atan2(s4, c4) / 4 * 180 / .pi
+        // A QR code is at most 177 modules (plus its quiet zone) across.
+        let plausible = max(box.width, box.height) / module <= 200
         return LocatedRegion(kind: .matrix, quad: Quad(box), axisDegrees: degrees, moduleSize: module,
-                             score: score, verified: finders.count >= 2)
+                             score: score, verified: plausible && FinderPattern.formQRCorner(finders))
     }
 }
 
@@ -420,7 +430,8 @@ struct FinderPattern {
             var i = firstDark
             while i + 4 < runs.count {
                 let r = Array(runs[i..<(i + 5)])
-                if let m = ratio(r) {
+                // Under 1.5 px a module is noise to zbar: not a readable finder.
+                if let m = ratio(r), m >= 1.5 {
                     let cx = Double(starts[i + 2]) + Double(r[2]) / 2
                     if let vm = verticalCheck(luma, x: Int(cx), y: y, threshold: threshold, module: m, y0: y0, y1: y1) {
                         let c = Point(x: cx, y: vm.cy)
@@ -435,6 +446,27 @@ struct FinderPattern {
             y += 2
         }
         return found
+    }
+
+    /// Whether three of `finders` sit like a QR code's: modules within a third of each other, on a
+    /// right isosceles triangle (within 15 %) with sides of at least 14 modules.
+    static func formQRCorner(_ finders: [FinderPattern]) -> Bool {
+        guard finders.count >= 3 else { return false }
+        for i in 0..<finders.count {
+            for j in (i + 1)..<finders.count {
+                for k in (j + 1)..<finders.count {
+                    let f = [finders[i], finders[j], finders[k]]
+                    let m = f.map(\.moduleSize)
+                    guard m.max()! <= 1.33 * m.min()! else { continue }
+                    let sides = [f[0].centre.distance(to: f[1].centre), f[1].centre.distance(to: f[2].centre),
+                                 f[0].centre.distance(to: f[2].centre)].sorted()
+                    let module = m.reduce(0, +) / 3
+                    if sides[0] >= 14 * module, sides[1] <= 1.15 * sides[0],
+                       abs(sides[2] - sides[0] * 2.0.squareRoot()) <= 0.15 * sides[2] { return true }
+                }
+            }
+        }
+        return false
     }
 
     /// The module size when `r` (five runs) is 1:1:3:1:1 within half a module each.

@@ -62,10 +62,6 @@ final class RegionDecoder {
                 if v.sharpen { pass.sharpenRows(radius: max(1, Int((scale * region.moduleSize).rounded()))) }
                 if v.invert { pass.invert() }
                 let sx = length / Double(width), sy = height / Double(Self.stripRows)
-                if let dir = ProcessInfo.processInfo.environment["AR_DUMP"] {  // DEBUG
-                    var out = Data("P5\n\(pass.width) \(pass.height)\n255\n".utf8); out.append(contentsOf: pass.pixels)
-                    try? out.write(to: URL(fileURLWithPath: "\(dir)/strip-\(i)-\(v.sharpen)-\(v.invert).pgm"))
-                }
                 let found: [Detection] = pass.withLuma { image in
                     linearScanner.scan(image).compactMap { s -> Detection? in
                         guard !s.payload.isEmpty, !s.isTwoDimensional else { return nil }

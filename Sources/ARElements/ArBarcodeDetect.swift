@@ -109,14 +109,13 @@ public final class ArBarcodeDetect: VideoFilterElement {
         guard let detector else { return }
         let s = settings.snapshot
         try detector.reconfigure(symbologies: s.symbologies, options: s.options)
-        let detections = detector.detect(frame).filter {
-            $0.quality >= s.confirm || Detection.isSelfChecking(symbology: $0.symbology)
-        }
-        cat.log(.log, element.object, "frame pts \(frame.buffer.ptsNanoseconds.map(String.init) ?? "none"): \(detections.count) codes")
+        let result = detector.scan(frame)
+        let detections = result.codes.filter { $0.quality >= s.confirm || Detection.isSelfChecking(symbology: $0.symbology) }
+        cat.log(.log, element.object, "frame pts \(frame.buffer.ptsNanoseconds.map(String.init) ?? "none"): \(detections.count) codes, \(result.located.count) located")
         frame.setBarcodeRegions(detections.map {
             BarcodeRegion(trackID: nil, symbology: $0.symbology, payload: $0.payload, quad: $0.quad, state: .detected,
                           quality: $0.quality)
-        })
+        } + ArBarcodeTrack.regions(result.located))
         if s.message, !detections.isEmpty {
             element.postElementMessage(DetectMessage.structure(detections, buffer: frame.buffer, segment: &segment))
         }
@@ -152,7 +151,12 @@ final class CodeDetectorStage {
 
     /// Every code in `frame`, corners in its pixels.
     func detect(_ frame: VideoFrame) -> [Detection] {
-        frame.withLuma(scratch: &scratch) { detector.detect($0) }
+        scan(frame).codes
+    }
+
+    /// Every code in `frame` and the verified code-like regions no pass read.
+    func scan(_ frame: VideoFrame) -> DetectorResult {
+        frame.withLuma(scratch: &scratch) { detector.scan($0) }
     }
 
     /// The codes inside `regions` (frame pixels) only: much cheaper than `detect(_:)` for small regions.

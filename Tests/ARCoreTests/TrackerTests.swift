@@ -52,8 +52,8 @@ final class TrackerTests: XCTestCase {
 
     func testSamePayloadWithAnotherSymbologyIsAnotherTrack() {
         var tracker = Tracker()
-        _ = tracker.update(detections: [code("123", x: 0, y: 0, symbology: "EAN-13")], timestampNanoseconds: 0)
-        let update = tracker.update(detections: [code("123", x: 0, y: 0, symbology: "Code-128")],
+        _ = tracker.update(detections: [code("123", x: 0, y: 0, quality: 2, symbology: "EAN-13")], timestampNanoseconds: 0)
+        let update = tracker.update(detections: [code("123", x: 0, y: 0, quality: 2, symbology: "Code-128")],
                                     timestampNanoseconds: 40 * ms)
         XCTAssertEqual(update.added.map(\.id), [2])
         XCTAssertEqual(update.tracks.map(\.state), [.tracked, .detected])
@@ -156,7 +156,7 @@ final class TrackerTests: XCTestCase {
         XCTAssertEqual(update.tracks.map(\.state), [.lost, .detected])
     }
 
-    func testAnotherPayloadReadOnACodeReadOnTheSameFrameIsAMisreading() {
+    func testAnotherPayloadReadOnALiveTracksCodeIsAMisreading() {
         var tracker = Tracker()
         _ = tracker.update(detections: [code("A", x: 0, y: 0)], timestampNanoseconds: 0)
         // A second, wrong reading on the same code, same frame: no track for it.
@@ -168,8 +168,12 @@ final class TrackerTests: XCTestCase {
         let beside = Detection(symbology: "QR-Code", text: "B", quad: Quad(Rect(x: 60, y: 0, width: 40, height: 40)))
         update = tracker.update(detections: [code("A", x: 4, y: 0), beside], timestampNanoseconds: 66 * ms)
         XCTAssertEqual(update.added.map(\.text), ["B"])
-        // A code replaced in place (the old one not read on that frame) starts its own track.
+        // A code replaced in place: the old track holds the place until it expires, then the new
+        // code starts its own.
         update = tracker.update(detections: [code("C", x: 4, y: 0)], timestampNanoseconds: 99 * ms)
+        XCTAssertEqual(update.added, [])
+        XCTAssertEqual(update.tracks.map(\.text), ["A", "B"])
+        update = tracker.update(detections: [code("C", x: 4, y: 0)], timestampNanoseconds: 1_100 * ms)
         XCTAssertEqual(update.added.map(\.text), ["C"])
     }
 

@@ -1,0 +1,114 @@
+import ARCodeGen
+import ARCore
+@testable import ARDetect
+import XCTest
+
+final class CodeLocatorTests: XCTestCase {
+    private func regions(_ scene: DetectScene) -> [LocatedRegion] {
+        scene.image.pixels.withUnsafeBytes {
+            CodeLocator().regions(in: LumaImage(base: $0.baseAddress!, width: scene.image.width, height: scene.image.height,
+                                                stride: scene.image.stride))
+        }
+    }
+
+    func testFindsEveryGeneratedCodeOfEachSymbologyAtEachAngleWithItsKindAndModule() throws {
+        let codes: [(CodeMatrix, LocatedRegion.Kind, Double)] = [
+            (try CodeMatrix.qr(text: "LOCATE ME"), .matrix, 4),
+            (try CodeMatrix.ean13("4006381333931"), .linear, 2),
+            (try CodeMatrix.code128("ARBAR-128"), .linear, 2),
+        ]
+        for (matrix, kind, module) in codes {
+            for rotation in [0.0, 30, 45, 90, 160, 300] {
+                var scene = try DetectScene(width: 480, height: 360)
+                try scene.add(matrix, x: 240, y: 180, module: module, rotation: rotation, barHeight: 60)
+                // 1D regions must be verified (bars agreeing across their height); 2D ones are
+                // verified only when three finder patterns are seen, which rotation can hide.
+                let found = regions(scene).filter { ($0.verified || kind == .matrix) && $0.quad.contains(scene.truth[0].center) }
+                let what = "\(matrix.symbology) at \(rotation)°"
+                let r = try XCTUnwrap(found.first, "\(what): no region on the code")
+                XCTAssertEqual(r.kind, kind, what)
+                // Within a factor of two of the true module: enough to resample to 2–3 px per module.
+                XCTAssertGreaterThan(r.moduleSize, module / 2, what)
+                XCTAssertLessThan(r.moduleSize, module * 2, what)
+                if kind == .linear {
+                    // Across the bars, up to the code's own symmetry (a 1D code's axis is modulo 180°).
+                    let d = abs((r.axisDegrees - rotation).remainder(dividingBy: 180))
+                    XCTAssertLessThan(d, 3, what)
+                    // The box spans the whole code.
+                    for corner in scene.truth[0].corners {
+                        let inner = scene.truth[0].center + (corner - scene.truth[0].center) * 0.9
+                        XCTAssertTrue(r.quad.contains(inner), "\(what): \(r.quad.corners) misses \(inner)")
+                    }
+                }
+            }
+        }
+    }
+
+    func testTextAndStripesAreNotVerifiedCodes() throws {
+        var scene = try DetectScene(width: 400, height: 300)
+        // Text-like strokes: short dark dashes of varying length on rows, and coarse stripes.
+        for row in stride(from: 20, to: 140, by: 14) {
+            var x = 20
+            var k = row
+            while x < 380 {
+                let w = 3 + (k * 7) % 9
+                for y in row..<(row + 8) { for xx in x..<min(380, x + w) { scene.image[xx, y] = 30 } }
+                x += w + 2 + (k * 5) % 6
+                k += 3
+            }
+        }
+        for x in stride(from: 40, to: 360, by: 40) { for y in 180..<280 { for xx in x..<(x + 18) { scene.image[xx, y] = 40 } } }
+        XCTAssertEqual(regions(scene).filter(\.verified).map(\.kind), [], "nothing verified")
+    }
+
+    func testAnUnreadableBarCodeIsReportedLocated() throws {
+        // An EAN-13 whose middle bars are damaged top to bottom: bars that agree across their
+        // height (a code is there) that no pass can read.
+        let good = try CodeMatrix.ean13("4006381333931")
+        var modules: [Bool] = []
+        for x in 0..<good.width { modules.append((40...52).contains(x) ? x % 3 == 0 : good.isDark(x: x, y: 0)) }
+        let damaged = try CodeMatrix(width: good.width, height: 1, modules: modules, quietZoneModules: 10, symbology: "EAN-13")
+        var scene = try DetectScene(width: 400, height: 300)
+        try scene.add(damaged, x: 200, y: 150, module: 2, rotation: 20, barHeight: 60)
+        let result = scene.image.pixels.withUnsafeBytes {
+            try! BarcodeDetector(options: DetectorOptions(locate: .regions)).scan(
+                LumaImage(base: $0.baseAddress!, width: scene.image.width, height: scene.image.height, stride: scene.image.stride))
+        }
+        XCTAssertEqual(result.codes.map(\.text), [])
+        XCTAssertEqual(result.located.map(\.kind), [.linear])
+        XCTAssertTrue(result.located.first?.quad.contains(scene.truth[0].center) ?? false)
+    }
+
+    func testRegionDecodingReadsEachSymbologyAndTheSameWithOneOrFourThreads() throws {
+        var scene = try DetectScene(width: 900, height: 600)
+        try scene.add(CodeMatrix.qr(text: "THREADS QR"), x: 150, y: 150, module: 4, rotation: 10)
+        try scene.add(CodeMatrix.ean13("4006381333931"), x: 600, y: 150, module: 2, rotation: 35, barHeight: 60)
+        try scene.add(CodeMatrix.code128("THREADS-128"), x: 250, y: 450, module: 2, rotation: 100, barHeight: 50)
+        try scene.add(CodeMatrix.qr(text: "SECOND QR"), x: 700, y: 450, module: 3, rotation: 250)
+        var outputs: [[Detection]] = []
+        for threads in [1, 4] {
+            let detector = try BarcodeDetector(options: DetectorOptions(locate: .regions, threads: threads))
+            let found = scene.detect(detector)
+            XCTAssertEqual(Set(found.map(\.text)), ["THREADS QR", "4006381333931", "THREADS-128", "SECOND QR"], "\(threads) threads")
+            outputs.append(found)
+        }
+        XCTAssertEqual(outputs[0], outputs[1], "same detections in the same order")
+    }
+
+    func testBlurredBarsAreReadFromStripsAveragedAlongTheBars() throws {
+        var scene = try DetectScene(width: 400, height: 300)
+        try scene.add(CodeMatrix.code128("BLUR-128"), x: 200, y: 150, module: 2, rotation: 0, barHeight: 60)
+        // Noise of ±30 grey levels on every pixel: a single scan line is unreliable, a band's mean is not.
+        var state: UInt64 = 12345
+        for y in 0..<scene.image.height {
+            for x in 0..<scene.image.width {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                let n = Int((state >> 33) % 61) - 30
+                scene.image[x, y] = UInt8(max(0, min(255, Int(scene.image[x, y]) + n)))
+            }
+        }
+        let found = scene.detect(try BarcodeDetector(options: DetectorOptions(locate: .regions)))
+        XCTAssertEqual(found.map(\.text), ["BLUR-128"])
+        XCTAssertGreaterThanOrEqual(found.first?.quality ?? 0, 2, "several bands agree")
+    }
+}

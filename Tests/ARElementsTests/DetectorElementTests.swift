@@ -1,0 +1,92 @@
+import ARCodeGen
+import ARCore
+import ARGst
+import XCTest
+
+/// The detector inside the elements: thread count, the async worker, located regions, photos without codes.
+final class DetectorElementTests: XCTestCase {
+    private let frameNs: UInt64 = 33_333_333
+
+    func testSyncOutputIsTheSameWithOneAndFourThreads() throws {
+        var runs: [String] = []
+        for threads in [1, 4] {
+            let path = temporaryPath("threads-\(threads).jsonl")
+            XCTAssertNil(runPipeline("arcodesrc num-buffers=20 seed=5 codes=6 ! video/x-raw,format=GRAY8,width=640,height=480 "
+                                     + "! arbarcodetrack detect-mode=sync threads=\(threads) ! arexport location=\(path) ! fakesink"))
+            runs.append(try String(contentsOfFile: path, encoding: .utf8))
+        }
+        XCTAssertEqual(runs[0], runs[1])
+        let records = try runs[0].split(separator: "\n").map { try FrameRecord(jsonLine: String($0)) }
+        XCTAssertEqual(records.count, 20)
+        XCTAssertGreaterThanOrEqual(Set(records.flatMap { $0.objects.map(\.id) }).count, 3, "codes are tracked")
+    }
+
+    func testAsyncModeReportsACodePresentFromTheFirstFrame() throws {
+        let h = Harness("arbarcodetrack detect-mode=async", caps: TestFrame(width: 320, height: 240).i420Caps)
+        var f = TestFrame(width: 320, height: 240)
+        f.addQR("FROM FRAME 0", x: 160, y: 120, module: 4)
+        var reportedAt: Int?
+        // The worker runs on its own thread: frames keep coming until its result is carried onto one.
+        // The bound only stops a worker that never delivers (about 10 s), it measures nothing.
+        for i in 0..<500 {
+            let regions = try XCTUnwrap(h.process(f.i420, ptsNanoseconds: UInt64(i) * frameNs)).regions
+            if regions.contains(where: { $0.text == "FROM FRAME 0" && $0.trackID == 1 }) { reportedAt = i; break }
+            usleep(20_000)
+        }
+        XCTAssertNotNil(reportedAt, "the worker's full scan never reached a frame")
+    }
+
+    /// An EAN-13 whose middle bars are damaged top to bottom: a code is there, no pass reads it.
+    private func damagedCodeFrame() throws -> TestFrame {
+        let good = try CodeMatrix.ean13("4006381333931")
+        var modules: [Bool] = []
+        for x in 0..<good.width { modules.append((40...52).contains(x) ? x % 3 == 0 : good.isDark(x: x, y: 0)) }
+        let damaged = try CodeMatrix(width: good.width, height: 1, modules: modules, quietZoneModules: 10, symbology: "EAN-13")
+        var f = TestFrame(width: 400, height: 300)
+        f.truth.append(("", try CodeRenderer().render(damaged, placement: CodePlacement(center: Point(x: 200, y: 150), moduleSize: 2,
+                                                                                         rotationDegrees: 15, barHeight: 60),
+                                                       into: &f.image)))
+        return f
+    }
+
+    func testLocatedRegionsReachTheMetaAndJSONLines() throws {
+        let f = try damagedCodeFrame()
+        let path = temporaryPath("located.jsonl")
+        let h = Harness("arbarcodetrack detect-mode=sync ! arexport location=\(path)", caps: f.i420Caps)
+        let regions = try XCTUnwrap(h.process(f.i420, ptsNanoseconds: 0)).regions
+        XCTAssertEqual(regions.map(\.state), [.located])
+        XCTAssertEqual(regions.map(\.symbology), ["1D"])
+        XCTAssertNil(regions.first?.trackID)
+        XCTAssertTrue(regions.first?.quad.contains(f.truth[0].quad.center) ?? false)
+        _ = h.process(f.i420, ptsNanoseconds: frameNs)
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        guard let line = lines.first else { return XCTFail("no JSON line") }
+        let first = try FrameRecord(jsonLine: String(line))
+        XCTAssertEqual(first.objects.map(\.state), [.located])
+        XCTAssertTrue(line.contains("\"symbology\":\"1D\""), String(line))
+        XCTAssertFalse(line.contains("\"data\""), String(line))
+    }
+
+    func testArbarcodedetectReportsLocatedRegionsToo() throws {
+        let f = try damagedCodeFrame()
+        let h = Harness("arbarcodedetect", caps: f.i420Caps)
+        let regions = try XCTUnwrap(h.process(f.i420, ptsNanoseconds: 0)).regions
+        XCTAssertEqual(regions.map(\.state), [.located])
+    }
+
+    func testPhotosWithoutCodesGiveNoCodeAndNoLocatedRegion() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("../shared/corpus/zxing-cpp-samples/falsepositives-1").standardized
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasSuffix(".txt") }.sorted()
+        XCTAssertGreaterThanOrEqual(files.count, 10, "the corpus's photos without codes, beside the repository as in CI")
+        var reported: [String] = []
+        for name in files {
+            let path = temporaryPath("fp-\(name).jsonl")
+            XCTAssertNil(runPipeline("filesrc location=\"\(folder.appendingPathComponent(name).path)\" ! decodebin ! videoconvert "
+                                     + "! video/x-raw,format=I420 ! arbarcodedetect ! arexport location=\(path) ! fakesink"), name)
+            let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            if text.contains("\"state\"") { reported.append(name) }
+        }
+        XCTAssertEqual(reported, [], "codes or located regions on photos without codes")
+    }
+}
