@@ -142,7 +142,7 @@ public final class BarcodeDetector {
         // its own), with how far the crop had to reach: 0 the outline, 1 its surroundings, 2 its rows.
         var halves: [(detection: Detection, reach: Int)] = []
         for symbol in frameScanner.scan(luma) {
-            guard let d = detection(symbol, in: luma, map: .identity) else { continue }
+            guard let d = symbol.detection(in: luma, map: .identity) else { continue }
             if Symbology.decodedInHalves(symbol.type) {
                 if let alone = isolated(d, in: luma) { halves.append(alone) }
             } else {
@@ -226,7 +226,7 @@ public final class BarcodeDetector {
                 regionScanner.scan(image).compactMap { symbol in
                     // Region passes see more marginal images: 1D reads must agree on two scan lines.
                     guard symbol.isTwoDimensional || symbol.quality >= 2 else { return nil }
-                    return detection(symbol, in: image, map: map)
+                    return symbol.detection(in: image, map: map)
                 }
             }
             if !found.isEmpty { return found }
@@ -276,7 +276,7 @@ public final class BarcodeDetector {
         work.resample(luma, map: map, width: x1 - x0, height: y1 - y0)
         return work.withLuma { image in
             isolationScanner.scan(image).filter { Symbology.decodedInHalves($0.type) }
-                .compactMap { detection($0, in: image, map: map) }
+                .compactMap { $0.detection(in: image, map: map) }
         }
     }
 
@@ -300,22 +300,6 @@ public final class BarcodeDetector {
         }) {
             found.append(n)
         }
-    }
-
-    /// A detection from a symbol found in `image`, whose pixels map to the frame through `map`.
-    private func detection(_ s: ScannedSymbol, in image: LumaImage, map: AffineMap) -> Detection? {
-        // An empty reading (e.g. a Code 128 start, check and stop character read out of bars) names nothing.
-        guard !s.payload.isEmpty else { return nil }
-        let quad: Quad?
-        if s.isTwoDimensional {
-            // zbar lists a 2D code's corners top-left, bottom-left, bottom-right, top-right.
-            quad = s.points.count == 4 ? Quad(s.points)?.clockwiseNormalised() : Quad.minimumAreaRectangle(enclosing: s.points)
-        } else {
-            if LinearOutline.spansQuietZone(points: s.points, orientation: s.orientation, in: image) { return nil }
-            quad = LinearOutline.fit(points: s.points, orientation: s.orientation, in: image)
-        }
-        guard let quad else { return nil }
-        return Detection(symbology: Symbology.displayName(s.type), payload: s.payload, quad: map.apply(quad), quality: s.quality)
     }
 }
 

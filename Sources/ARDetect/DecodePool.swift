@@ -18,10 +18,18 @@ final class DecodePool: @unchecked Sendable {  // Mutable state is only touched 
     private var stopping = false
     private var running = 0
 
-    /// A pool of `workers` (1 = the caller only, no threads started).
+    /// Whether the threads were started (on the first batch that needs them).
+    private var started = false
+
+    /// A pool of `workers` (1 = the caller only). Threads start with the first batch of two or more.
     init(workers: Int) {
         self.workers = max(1, workers)
-        for k in 1..<self.workers {
+    }
+
+    /// Starts the threads; called under `condition`.
+    private func startThreads() {
+        started = true
+        for k in 1..<workers {
             running += 1
             let thread = Thread { [self] in loop(worker: k) }
             thread.name = "arbarcode-decode"
@@ -36,6 +44,7 @@ final class DecodePool: @unchecked Sendable {  // Mutable state is only touched 
             return
         }
         condition.lock()
+        if !started { startThreads() }
         self.body = body
         self.count = count
         niceness = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)

@@ -37,6 +37,33 @@ final class RegionDecoder {
         }
     }
 
+    // MARK: - Passes
+
+    /// Tries `scales` in turn (each rendered into `work` by `render`), the first also sharpened
+    /// (`sharpenRadius`, strip pixels) and inverted, until `read` finds a confirmed code: read on
+    /// two or more scan lines, or a QR code. Returns that, else the best reading seen (most lines).
+    private func firstConfirmed(scales: [Double], options: DetectorOptions, sharpenRadius: (Double) -> Int,
+                                render: (Double) -> Void, read: (LumaImage, Double) -> [Detection]) -> [Detection] {
+        var best: [Detection] = []
+        for (i, scale) in scales.enumerated() {
+            render(scale)
+            var variants: [(sharpen: Bool, invert: Bool)] = [(false, false)]
+            if i == 0 {
+                if options.sharpen { variants.append((true, false)) }
+                if options.invert { variants.append((false, true)) }
+            }
+            for v in variants {
+                pass = work
+                if v.sharpen { pass.sharpenRows(radius: max(1, sharpenRadius(scale))) }
+                if v.invert { pass.invert() }
+                let found = pass.withLuma { read($0, scale) }
+                if (found.map(\.quality).max() ?? 0) > (best.map(\.quality).max() ?? 0) { best = found }
+                if best.contains(where: { $0.quality >= 2 || Detection.isSelfChecking(symbology: $0.symbology) }) { return best }
+            }
+        }
+        return best
+    }
+
     // MARK: - 1D strips
 
     private func decodeLinear(_ region: LocatedRegion, in luma: LumaImage, options: DetectorOptions) -> [Detection] {
@@ -48,35 +75,21 @@ final class RegionDecoder {
         var scales = [base]
         if options.upscale, base * 2 <= 6 { scales.append(base * 2) }
         if options.downscale, base / 2 * region.moduleSize >= 1.2 { scales.append(base / 2) }
-        var best: [Detection] = []
-        for (i, scale) in scales.enumerated() {
-            let width = min(4096, max(16, Int(length * scale)))
-            strip(luma, origin: q.topLeft, u: u, d: d, length: length, height: height, width: width)
-            var variants: [(sharpen: Bool, invert: Bool)] = [(false, false)]
-            if i == 0 {
-                if options.sharpen { variants.append((true, false)) }
-                if options.invert { variants.append((false, true)) }
-            }
-            for v in variants {
-                pass = work
-                if v.sharpen { pass.sharpenRows(radius: max(1, Int((scale * region.moduleSize).rounded()))) }
-                if v.invert { pass.invert() }
-                let sx = length / Double(width), sy = height / Double(Self.stripRows)
-                let found: [Detection] = pass.withLuma { image in
-                    linearScanner.scan(image).compactMap { s -> Detection? in
-                        guard !s.payload.isEmpty, !s.isTwoDimensional else { return nil }
-                        // Strip pixels → frame: x along the axis, y across the bars (band centres).
-                        let points = s.points.map { p in q.topLeft + u * ((p.x + 0.5) * sx) + d * ((p.y + 0.5) * sy) }
-                        let reading = s.orientation == ZBAR_ORIENT_DOWN ? u * -1 : u
-                        guard let quad = LinearOutline.fit(points: points, reading: reading, in: luma) else { return nil }
-                        return Detection(symbology: Symbology.displayName(s.type), payload: s.payload, quad: quad, quality: s.quality)
-                    }
+        func width(_ scale: Double) -> Int { min(4096, max(16, Int(length * scale))) }
+        return firstConfirmed(
+            scales: scales, options: options, sharpenRadius: { Int(($0 * region.moduleSize).rounded()) },
+            render: { strip(luma, origin: q.topLeft, u: u, d: d, length: length, height: height, width: width($0)) },
+            read: { image, scale in
+                let sx = length / Double(width(scale)), sy = height / Double(Self.stripRows)
+                return self.linearScanner.scan(image).compactMap { s -> Detection? in
+                    guard !s.payload.isEmpty, !s.isTwoDimensional else { return nil }
+                    // Strip pixels → frame: x along the axis, y across the bars (band centres).
+                    let points = s.points.map { p in q.topLeft + u * ((p.x + 0.5) * sx) + d * ((p.y + 0.5) * sy) }
+                    let reading = s.orientation == ZBAR_ORIENT_DOWN ? u * -1 : u
+                    guard let quad = LinearOutline.fit(points: points, reading: reading, in: luma) else { return nil }
+                    return Detection(symbology: Symbology.displayName(s.type), payload: s.payload, quad: quad, quality: s.quality)
                 }
-                if Self.better(found, than: best) { best = found }
-                if best.contains(where: { $0.quality >= 2 }) { return best }
-            }
-        }
-        return best
+            })
     }
 
     /// Fills `work` with the strip: `width` columns along `u` over `length` px, `stripRows` rows,
@@ -122,49 +135,19 @@ final class RegionDecoder {
         let cap = (1_000_000 / (w * h)).squareRoot()
         let base = min(cap, min(3, max(0.5, Self.targetModulePixels / max(0.5, region.moduleSize))))
         var scales = [base]
-        if options.upscale, base < 1, min(w, h) <= 400 { scales.append(min(cap, 2 * base)) }
-        if options.upscale, base >= 1, min(w, h) * base <= 400 { scales.append(min(cap, 2 * base)) }
+        if options.upscale, min(w, h) * base <= 400 { scales.append(min(cap, 2 * base)) }
         if options.downscale, min(w, h) * base >= 100 { scales.append(base / 2) }
-        var best: [Detection] = []
-        for (i, scale) in scales.enumerated() {
+        func map(_ scale: Double) -> AffineMap {
             let ow = max(8, Int(w * scale)), oh = max(8, Int(h * scale))
-            let map = AffineMap.similarity(from: Point(x: Double(ow) / 2, y: Double(oh) / 2), to: c, degrees: 0, scale: 1 / scale)
-            work.resample(luma, map: map, width: ow, height: oh)
-            work.stretchContrast(maxSpan: 256)
-            var variants: [(sharpen: Bool, invert: Bool)] = [(false, false)]
-            if i == 0 {
-                if options.invert { variants.append((false, true)) }
-                if options.sharpen { variants.append((true, false)) }
-            }
-            for v in variants {
-                pass = work
-                if v.sharpen { pass.sharpenRows(radius: max(1, Int((scale * region.moduleSize / 2).rounded()))) }
-                if v.invert { pass.invert() }
-                let found: [Detection] = pass.withLuma { image in
-                    matrixScanner.scan(image).compactMap { s -> Detection? in
-                        guard !s.payload.isEmpty else { return nil }
-                        let quad: Quad?
-                        if s.isTwoDimensional {
-                            quad = s.points.count == 4 ? Quad(s.points)?.clockwiseNormalised() : Quad.minimumAreaRectangle(enclosing: s.points)
-                        } else {
-                            if LinearOutline.spansQuietZone(points: s.points, orientation: s.orientation, in: image) { return nil }
-                            quad = LinearOutline.fit(points: s.points, orientation: s.orientation, in: image)
-                        }
-                        guard let quad else { return nil }
-                        return Detection(symbology: Symbology.displayName(s.type), payload: s.payload, quad: map.apply(quad),
-                                         quality: s.quality)
-                    }
-                }
-                if Self.better(found, than: best) { best = found }
-                if best.contains(where: { $0.quality >= 2 || Detection.isSelfChecking(symbology: $0.symbology) }) { return best }
-            }
+            return AffineMap.similarity(from: Point(x: Double(ow) / 2, y: Double(oh) / 2), to: c, degrees: 0, scale: 1 / scale)
         }
-        return best
-    }
-
-    /// Whether `a` holds more agreeing readings than `b` (ties keep `b`: earlier passes win).
-    private static func better(_ a: [Detection], than b: [Detection]) -> Bool {
-        (a.map(\.quality).max() ?? 0) > (b.map(\.quality).max() ?? 0)
+        return firstConfirmed(
+            scales: scales, options: options, sharpenRadius: { Int(($0 * region.moduleSize / 2).rounded()) },
+            render: { scale in
+                work.resample(luma, map: map(scale), width: max(8, Int(w * scale)), height: max(8, Int(h * scale)))
+                work.stretchContrast(maxSpan: 256)
+            },
+            read: { image, scale in self.matrixScanner.scan(image).compactMap { $0.detection(in: image, map: map(scale)) } })
     }
 }
 

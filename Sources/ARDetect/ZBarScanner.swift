@@ -14,6 +14,23 @@ struct ScannedSymbol {
     var quality: Int
 
     var isTwoDimensional: Bool { type == ZBAR_QRCODE || type == ZBAR_SQCODE }
+
+    /// This symbol as a detection, its outline fitted in `image` (whose pixels map to the frame
+    /// through `map`); nil for an empty reading or a 1D reading whose points straddle a quiet zone.
+    func detection(in image: LumaImage, map: AffineMap) -> Detection? {
+        // An empty reading (e.g. a Code 128 start, check and stop character read out of bars) names nothing.
+        guard !payload.isEmpty else { return nil }
+        let quad: Quad?
+        if isTwoDimensional {
+            // zbar lists a 2D code's corners top-left, bottom-left, bottom-right, top-right.
+            quad = points.count == 4 ? Quad(points)?.clockwiseNormalised() : Quad.minimumAreaRectangle(enclosing: points)
+        } else {
+            if LinearOutline.spansQuietZone(points: points, orientation: orientation, in: image) { return nil }
+            quad = LinearOutline.fit(points: points, orientation: orientation, in: image)
+        }
+        guard let quad else { return nil }
+        return Detection(symbology: Symbology.displayName(type), payload: payload, quad: map.apply(quad), quality: quality)
+    }
 }
 
 /// A zbar image scanner configured for a set of symbologies: one scan of one luma image.

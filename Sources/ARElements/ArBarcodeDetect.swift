@@ -29,7 +29,7 @@ public final class ArBarcodeDetect: VideoFilterElement {
         description: "Finds barcodes and QR codes with zbar and attaches their text and corners as region-of-interest metadata",
         caps: LumaFormats.caps, writesFrame: false)
 
-    public static let properties: [Property<Settings>] = [
+    public static let properties: [Property<Settings>] = CodeDetectorStage.properties(\.options) + [
         .string("symbologies", "Symbologies",
                 "Comma-separated symbologies to decode, or 'all' (every one except isbn10, isbn13, ean2, ean5, which "
                     + "must be named, e.g. 'all,isbn13'). Known: " + Symbology.all.map(\.name).joined(separator: ", ")
@@ -40,15 +40,6 @@ public final class ArBarcodeDetect: VideoFilterElement {
                   + "quality, timestamp, stream-time, running-time, duration) for the first code, its quad, and a "
                   + "'symbols' list with every code",
               \.message),
-        .enumeration("locate", "Locate",
-                     "Where zbar decodes: 'regions' (only in the code-like regions a localizer finds, each turned upright and "
-                         + "resampled; cost grows with the codes, not the pixels), 'full' (the whole frame, then extra passes on "
-                         + "code-like regions it left unread) or 'auto' (regions, then the whole frame on frames where a "
-                         + "code-like region or the whole frame stayed unread)",
-                     typeName: "ArLocateMode", \.options.locate),
-        .uint("threads", "Threads",
-              "Threads decoding regions at once, the streaming thread included (0 = one per core). The output does not "
-                  + "depend on it", \.options.threads, range: 0...64),
         .bool("sharpen", "Sharpen blurred regions",
               "Retry regions sharpened across the bars (codes blurred by motion or focus)", \.options.sharpen),
         .uint("confirm", "Confirm 1D readings",
@@ -122,8 +113,25 @@ public final class ArBarcodeDetect: VideoFilterElement {
     }
 }
 
-/// A zbar detector configured from the element properties; shared by the detecting elements.
+/// A detector configured from the element properties (errors name the property); shared by the
+/// detecting elements.
 final class CodeDetectorStage {
+    /// Where and on how many threads decoding runs: properties of every element that decodes, whose
+    /// settings hold the options at `path`.
+    static func properties<S>(_ path: WritableKeyPath<S, DetectorOptions>) -> [Property<S>] {
+        [
+            .enumeration("locate", "Locate",
+                         "Where zbar decodes: 'regions' (only the code-like regions a localizer finds, each turned upright and "
+                             + "resampled: cost grows with the codes, not the pixels), 'full' (the whole frame, then extra passes "
+                             + "on code-like regions it left unread) or 'auto' (regions, then the whole frame on frames where a "
+                             + "verified code-like region or the whole frame stayed unread)",
+                         typeName: "ArLocateMode", path.appending(path: \.locate)),
+            .uint("threads", "Threads",
+                  "Threads decoding regions at once, the streaming thread included (0 = one per core). The output does not "
+                      + "depend on it", path.appending(path: \.threads), range: 0...64),
+        ]
+    }
+
     private(set) var symbologies: String?
     private var detector: BarcodeDetector
     /// Luma derived from formats without a luma plane (packed YUV, RGB), reused across frames.
@@ -132,11 +140,6 @@ final class CodeDetectorStage {
     init(symbologies: String?, options: DetectorOptions = DetectorOptions()) throws {
         self.symbologies = symbologies
         detector = try Self.makeDetector(symbologies, options: options)
-    }
-
-    /// Rebuilds the detector when the symbologies changed since the last frame.
-    func reconfigure(symbologies: String?) throws {
-        try reconfigure(symbologies: symbologies, options: detector.options)
     }
 
     /// Rebuilds the detector when the symbologies changed; applies `options`.
@@ -159,9 +162,14 @@ final class CodeDetectorStage {
         frame.withLuma(scratch: &scratch) { detector.scan($0) }
     }
 
-    /// The codes inside `regions` (frame pixels) only: much cheaper than `detect(_:)` for small regions.
-    func detect(_ frame: VideoFrame, in regions: [Quad]) -> [Detection] {
-        frame.withLuma(scratch: &scratch) { detector.detect($0, in: regions) }
+    /// Every code in `luma` but those in `skipping` (frame pixels), and the verified regions no pass read.
+    func scan(_ luma: LumaImage, skipping: [Quad]) -> DetectorResult {
+        detector.scan(luma, skipping: skipping)
+    }
+
+    /// The codes inside `regions` (frame pixels) only: much cheaper than a whole scan for small regions.
+    func detect(_ luma: LumaImage, in regions: [Quad]) -> [Detection] {
+        detector.detect(luma, in: regions)
     }
 
     private static func makeDetector(_ list: String?, options: DetectorOptions) throws -> BarcodeDetector {

@@ -58,16 +58,7 @@ public final class ArBarcodeTrack: VideoFilterElement {
         .uint("detect-interval", "Detect interval",
               "Frames between full-frame decodes (sync: exactly; async: at least); tracks follow the image in between and re-decodes in their regions confirm them (new codes come from full-frame decodes)",
               \.detectInterval, range: 1...1000),
-        .enumeration("locate", "Locate",
-                     "Where full decodes read: 'regions' (only the code-like regions a localizer finds, each turned upright and "
-                         + "resampled: cost grows with the codes, not the pixels), 'full' (zbar over the whole frame, then the "
-                         + "regions it left unread) or 'auto' (regions, then the whole frame on frames where a code-like region "
-                         + "or the whole frame stayed unread). Tracked codes are left to their region re-decodes",
-                     typeName: "ArLocateMode", \.detector.locate),
-        .uint("threads", "Threads",
-              "Threads decoding regions at once (0 = one per core); sync output does not depend on it",
-              \.detector.threads, range: 0...64),
-    ] + TrackingSettings.properties(\.tracking)
+    ] + CodeDetectorStage.properties(\.detector) + TrackingSettings.properties(\.tracking)
 
     public static var signals: [SignalSpec] { TrackEvents.signals }
 

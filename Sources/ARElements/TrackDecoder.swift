@@ -7,29 +7,22 @@ import Foundation
 /// zbar decoding for the tracker: the whole frame, or only around the places where tracks are
 /// expected (cheap re-decodes between full scans). Not thread-safe: one per thread.
 final class TrackDecoder {
-    private(set) var symbologies: String?
-    private var detector: BarcodeDetector
+    private let stage: CodeDetectorStage
 
     /// Throws a settings error naming the property when `symbologies` is invalid.
     init(symbologies: String?, options: DetectorOptions = DetectorOptions()) throws {
-        self.symbologies = symbologies
-        detector = try Self.makeDetector(symbologies, options: options)
+        stage = try CodeDetectorStage(symbologies: symbologies, options: options)
     }
 
     /// Rebuilds the detector when the symbologies changed; applies `options`.
     func reconfigure(symbologies: String?, options: DetectorOptions) throws {
-        if symbologies != self.symbologies {
-            detector = try Self.makeDetector(symbologies, options: options)
-            self.symbologies = symbologies
-        } else if detector.options != options {
-            detector.options = options
-        }
+        try stage.reconfigure(symbologies: symbologies, options: options)
     }
 
     /// Every code in `plane` but those in `skipping` (frame pixels: tracked codes, re-decoded in
     /// their regions), and the verified regions no pass read.
     func full(_ plane: LumaPlane, skipping: [Quad] = []) -> DetectorResult {
-        var result = plane.withLumaImage { detector.scan($0, skipping: skipping) }
+        var result = plane.withLumaImage { stage.scan($0, skipping: skipping) }
         result.codes = refined(result.codes, in: plane)
         return result
     }
@@ -38,7 +31,7 @@ final class TrackDecoder {
     /// pixels: the detector's regions API, which grows each region by a quarter, turns it upright by
     /// the quad's rotation (1D codes then scan along their bars) and scans only the region.
     func regions(_ plane: LumaPlane, _ regions: [Quad]) -> [Detection] {
-        refined(plane.withLumaImage { detector.detect($0, in: regions) }, in: plane)
+        refined(plane.withLumaImage { stage.detect($0, in: regions) }, in: plane)
     }
 
     /// 1D outlines fitted edge by edge (`LinearOutlineRefiner`): the detector's are rectangles as
@@ -48,7 +41,7 @@ final class TrackDecoder {
     private func refined(_ detections: [Detection], in plane: LumaPlane) -> [Detection] {
         detections.map { d in
             var out = d
-            if !Self.twoDimensional.contains(d.symbology) {
+            if !Detection.isSelfChecking(symbology: d.symbology) {
                 if let quad = refiner.refine(d.quad, in: plane) { out.quad = quad } else { out.outlineComplete = false }
             }
             if Self.touchesBorder(out.quad, width: plane.width, height: plane.height) { out.outlineComplete = false }
@@ -65,13 +58,4 @@ final class TrackDecoder {
     }
 
     private let refiner = LinearOutlineRefiner()
-    private static let twoDimensional: Set<String> = ["QR-Code", "SQ-Code"]
-
-    private static func makeDetector(_ list: String?, options: DetectorOptions) throws -> BarcodeDetector {
-        do {
-            return try BarcodeDetector(symbologies: Symbology.parseList(list ?? "all"), options: options)
-        } catch let error as DetectorError {
-            throw ElementError.settings("Invalid value for property 'symbologies': \(error)", debug: "symbologies=\(list ?? "")")
-        }
-    }
 }
