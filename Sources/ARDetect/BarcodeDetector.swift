@@ -65,6 +65,12 @@ public final class BarcodeDetector {
         decoders = (0..<n).compactMap { _ in try? RegionDecoder(symbologies: symbologies) }
     }
 
+    /// `locate=auto`: calls of `scan` since the last whole-frame scan (the first call may scan).
+    private var framesSinceWholeFrame = wholeFrameInterval
+    /// `locate=auto` scans the whole frame at most once in this many calls (half a second at 30 fps):
+    /// a still image gets it, a video pays a twelfth of a zbar scan per frame on average.
+    public static let wholeFrameInterval = 15
+
     /// Whether any 1D symbology is enabled (else 1D-looking regions are not worth a pass).
     private let hasLinear: Bool
     /// Whether QR (or SQ) codes are enabled.
@@ -84,7 +90,11 @@ public final class BarcodeDetector {
         case .regions: return locateAndDecode(luma, skipping: skipping)
         case .auto:
             var result = locateAndDecode(luma, skipping: skipping)
-            guard !result.located.isEmpty || result.codes.isEmpty else { return result }
+            framesSinceWholeFrame += 1
+            guard !result.located.isEmpty || result.codes.isEmpty, framesSinceWholeFrame >= Self.wholeFrameInterval else {
+                return result
+            }
+            framesSinceWholeFrame = 0
             // The whole frame adds what the regions missed; a region's reading wins where both read.
             let regionCodes = result.codes
             for d in fullScan(luma) where !regionCodes.contains(where: { $0.quad.contains(d.quad.center) || d.quad.contains($0.quad.center) })

@@ -113,9 +113,10 @@ public struct CodeLocator: Sendable {
         out += linearGroups.compactMap { linear($0, cells: cells, cols: cols, luma: luma) }
         out += components(cells, cols: cols, rows: rows, minCells: 4, member: { $0.textured }, joins: { _, _ in true })
             .compactMap { matrix($0, cells: cells, cols: cols, luma: luma) }
-        // A 2D blob around a verified 1D region is that code with its surroundings.
+        // A 2D blob without QR finder patterns around a 1D region (or around a verified one, in any
+        // case) is that code with its surroundings.
         out = out.filter { r in
-            r.kind == .linear || !out.contains { $0.kind == .linear && $0.verified && r.quad.contains($0.quad.center)
+            r.kind == .linear || !out.contains { $0.kind == .linear && ($0.verified || !r.verified) && r.quad.contains($0.quad.center)
                 && abs($0.quad.signedArea) >= 0.3 * abs(r.quad.signedArea) }
         }
         return out
@@ -449,7 +450,7 @@ struct FinderPattern {
     }
 
     /// Whether three of `finders` sit like a QR code's: modules within a third of each other, on a
-    /// right isosceles triangle (within 15 %) with sides of at least 14 modules.
+    /// right isosceles triangle (within 15 %) with sides of at least 10 modules (a version 1 QR has 14).
     static func formQRCorner(_ finders: [FinderPattern]) -> Bool {
         guard finders.count >= 3 else { return false }
         for i in 0..<finders.count {
@@ -461,7 +462,7 @@ struct FinderPattern {
                     let sides = [f[0].centre.distance(to: f[1].centre), f[1].centre.distance(to: f[2].centre),
                                  f[0].centre.distance(to: f[2].centre)].sorted()
                     let module = m.reduce(0, +) / 3
-                    if sides[0] >= 14 * module, sides[1] <= 1.15 * sides[0],
+                    if sides[0] >= 10 * module, sides[1] <= 1.15 * sides[0],
                        abs(sides[2] - sides[0] * 2.0.squareRoot()) <= 0.15 * sides[2] { return true }
                 }
             }

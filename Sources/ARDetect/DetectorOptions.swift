@@ -4,7 +4,8 @@ public struct DetectorOptions: Equatable, Sendable {
     /// `regions`: the localizer (`CodeLocator`) finds code-like regions and only those are decoded,
     /// each turned upright and resampled: the cost grows with the codes, not the pixels. `full`: zbar
     /// scans the whole frame, then the extra passes run on regions it left unread. `auto` (default):
-    /// `regions`, then `full` on frames where a verified region stayed unread or nothing was read.
+    /// `regions`, then `full` on frames where a verified region stayed unread or nothing was read, at
+    /// most once every `BarcodeDetector.wholeFrameInterval` (15) frames.
     public var locate: LocateMode
     /// Threads decoding regions at once (1…64, 0 = one per core), the calling thread included.
     public var threads: Int
@@ -50,8 +51,8 @@ public struct DetectorOptions: Equatable, Sendable {
 
 /// Where a detector decodes.
 public enum LocateMode: Int32, Sendable {
-    /// The localizer's regions; then the whole frame (`full`) only when a verified region stayed
-    /// unread or nothing was read at all.
+    /// The localizer's regions; then the whole frame (`full`) when a verified region stayed unread
+    /// or nothing was read at all, at most once every `BarcodeDetector.wholeFrameInterval` frames.
     case auto = 0
     /// Only in the regions the localizer finds.
     case regions = 1

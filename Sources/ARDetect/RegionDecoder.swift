@@ -40,16 +40,16 @@ final class RegionDecoder {
     // MARK: - Passes
 
     /// Tries `scales` in turn (each rendered into `work` by `render`), the first also sharpened
-    /// (`sharpenRadius`, strip pixels) and inverted, until `read` finds a confirmed code: read on
+    /// (when `sharpenFirst`; `sharpenRadius`, pass pixels) and inverted, until `read` finds a confirmed code: read on
     /// two or more scan lines, or a QR code. Returns that, else the best reading seen (most lines).
-    private func firstConfirmed(scales: [Double], options: DetectorOptions, sharpenRadius: (Double) -> Int,
+    private func firstConfirmed(scales: [Double], options: DetectorOptions, sharpenFirst: Bool = true, sharpenRadius: (Double) -> Int,
                                 render: (Double) -> Void, read: (LumaImage, Double) -> [Detection]) -> [Detection] {
         var best: [Detection] = []
         for (i, scale) in scales.enumerated() {
             render(scale)
             var variants: [(sharpen: Bool, invert: Bool)] = [(false, false)]
             if i == 0 {
-                if options.sharpen { variants.append((true, false)) }
+                if options.sharpen, sharpenFirst { variants.append((true, false)) }
                 if options.invert { variants.append((false, true)) }
             }
             for v in variants {
@@ -98,10 +98,11 @@ final class RegionDecoder {
         let rows = Self.stripRows
         work.resize(width: width, height: rows)
         let band = height / Double(rows)
-        let taps = min(8, max(1, Int(band.rounded(.up))))
+        // Up to four lines per band: enough to average out noise and blur along the bars.
+        let taps = min(4, max(1, Int(band.rounded(.up))))
         let stepX = length / Double(width)
         // Along the axis, a box of the source pixels one output pixel spans (when shrinking).
-        let tapsX = min(4, max(1, Int(stepX.rounded(.up))))
+        let tapsX = min(4, max(1, Int(stepX.rounded())))
         let weight = 1.0 / Double(taps * tapsX)
         let fw = Double(luma.width), fh = Double(luma.height)
         work.pixels.withUnsafeMutableBufferPointer { dst in
@@ -131,18 +132,25 @@ final class RegionDecoder {
         let c = region.quad.center
         let w = box.width * 1.15, h = box.height * 1.15
         guard w >= 8, h >= 8 else { return [] }
-        // About a megapixel at most per pass.
-        let cap = (1_000_000 / (w * h)).squareRoot()
-        let base = min(cap, min(3, max(0.5, Self.targetModulePixels / max(0.5, region.moduleSize))))
+        // A QR code at 3 px per module is at most 531 px across: a third of a megapixel per pass at most.
+        let cap = (300_000 / (w * h)).squareRoot()
+        // The module size is measured on finder patterns in verified regions; elsewhere it is a guess
+        // from the edge density, so an unverified region is never enlarged.
+        let wanted = Self.targetModulePixels / max(0.5, region.moduleSize)
+        let base = min(cap, max(0.5, region.verified ? min(3, wanted) : min(1, wanted)))
         var scales = [base]
-        if options.upscale, min(w, h) * base <= 400 { scales.append(min(cap, 2 * base)) }
-        if options.downscale, min(w, h) * base >= 100 { scales.append(base / 2) }
+        if options.upscale, !region.verified, base * region.moduleSize < 2.5, min(w, h) * base <= 300 {
+            scales.append(min(cap, 2 * base))
+        }
+        if options.downscale, region.verified, min(w, h) * base >= 100 { scales.append(base / 2) }
         func map(_ scale: Double) -> AffineMap {
             let ow = max(8, Int(w * scale)), oh = max(8, Int(h * scale))
             return AffineMap.similarity(from: Point(x: Double(ow) / 2, y: Double(oh) / 2), to: c, degrees: 0, scale: 1 / scale)
         }
         return firstConfirmed(
-            scales: scales, options: options, sharpenRadius: { Int(($0 * region.moduleSize / 2).rounded()) },
+            // Sharpening needs a module size: only verified regions have a measured one.
+            scales: scales, options: options, sharpenFirst: region.verified,
+            sharpenRadius: { Int(($0 * region.moduleSize / 2).rounded()) },
             render: { scale in
                 work.resample(luma, map: map(scale), width: max(8, Int(w * scale)), height: max(8, Int(h * scale)))
                 work.stretchContrast(maxSpan: 256)

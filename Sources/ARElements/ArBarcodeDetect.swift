@@ -124,7 +124,7 @@ final class CodeDetectorStage {
                          "Where zbar decodes: 'regions' (only the code-like regions a localizer finds, each turned upright and "
                              + "resampled: cost grows with the codes, not the pixels), 'full' (the whole frame, then extra passes "
                              + "on code-like regions it left unread) or 'auto' (regions, then the whole frame on frames where a "
-                             + "verified code-like region or the whole frame stayed unread)",
+                             + "verified code-like region or the whole frame stayed unread, at most every 15th frame)",
                          typeName: "ArLocateMode", path.appending(path: \.locate)),
             .uint("threads", "Threads",
                   "Threads decoding regions at once, the streaming thread included (0 = one per core). The output does not "
@@ -185,7 +185,7 @@ extension LocateMode: PropertyEnum {
     public static var allCases: [LocateMode] { [.auto, .regions, .full] }
     public var nick: String { ["auto", "regions", "full"][Int(rawValue)] }
     public var label: String {
-        ["Regions, then the whole frame when a found region or the frame stayed unread",
+        ["Regions, then the whole frame when a found region or the frame stayed unread (at most every 15th frame)",
          "Decode only the code-like regions a localizer finds", "Scan the whole frame, then the unread regions"][Int(rawValue)]
     }
 }

@@ -6,16 +6,33 @@ import Foundation
 /// for one binary PGM image (`gst-launch-1.0 … ! pnmenc`); OUT gets the regions drawn (verified
 /// white, others black).
 enum LocateCommand {
-    static let command = BenchCommand(name: "locate", summary: "IN.pgm [OUT.pgm]: localizer regions and readings of one image",
+    static let command = BenchCommand(name: "locate", summary: "[--regions|--full] IN.pgm [OUT.pgm]: localizer regions, readings and time for one image",
                                       run: run)
 
     static func run(_ args: [String]) throws {
-        guard let input = args.first else { throw BenchError.usage("arbench locate IN.pgm [OUT.pgm]") }
+        var args = args, options = DetectorOptions()
+        if let i = args.firstIndex(of: "--regions") { options.locate = .regions; args.remove(at: i) }
+        if let i = args.firstIndex(of: "--full") { options.locate = .full; args.remove(at: i) }
+        guard let input = args.first else { throw BenchError.usage("arbench locate [--regions|--full] IN.pgm [OUT.pgm]") }
         var (width, height, pixels) = try readPGM(input)
-        let detector = try BarcodeDetector()
+        let detector = try BarcodeDetector(options: DetectorOptions(locate: options.locate, threads: 1))
         let (regions, result) = pixels.withUnsafeBytes { raw in
             let luma = LumaImage(base: raw.baseAddress!, width: width, height: height, stride: width)
             return (detector.locate(luma), detector.scan(luma))
+        }
+        // Time, one thread, median of 5: the localizer alone, then locate + decode.
+        func median(_ body: () -> Void) -> Double {
+            (0..<5).map { _ in
+                let t0 = DispatchTime.now().uptimeNanoseconds
+                body()
+                return Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
+            }.sorted()[2]
+        }
+        pixels.withUnsafeBytes { raw in
+            let luma = LumaImage(base: raw.baseAddress!, width: width, height: height, stride: width)
+            let locate = median { _ = detector.locate(luma) }, scan = median { _ = detector.scan(luma) }
+            print(String(format: "locate %.1f ms, locate + decode %.1f ms (locate=%@, one thread)", locate, scan,
+                         "\(options.locate)"))
         }
         for r in regions {
             let c = r.quad.center

@@ -14,10 +14,12 @@ import Foundation
 enum SpeedBench {
     static let configurations: [(label: String, element: String)] = [
         ("stock `zbar` (all symbologies)", "zbar cache=false"),
-        ("`arbarcodedetect` (all, default passes)", "arbarcodedetect"),
-        ("`arbarcodedetect max-regions=0` (all, zbar scan only)", "arbarcodedetect max-regions=0"),
-        ("`arbarcodedetect symbologies=qrcode`", "arbarcodedetect symbologies=qrcode"),
-        ("`arbarcodedetect symbologies=qrcode max-regions=0`", "arbarcodedetect symbologies=qrcode max-regions=0"),
+        ("`arbarcodedetect` (defaults: locate=auto, threads=0)", "arbarcodedetect"),
+        ("`arbarcodedetect threads=1` (one core)", "arbarcodedetect threads=1"),
+        ("`arbarcodedetect locate=regions threads=1`", "arbarcodedetect locate=regions threads=1"),
+        ("`arbarcodedetect locate=full threads=1` (the whole frame, then passes)", "arbarcodedetect locate=full threads=1"),
+        ("`arbarcodedetect locate=full max-regions=0` (zbar scan only)", "arbarcodedetect locate=full max-regions=0"),
+        ("`arbarcodedetect symbologies=qrcode threads=1`", "arbarcodedetect symbologies=qrcode threads=1"),
     ]
 
     static func run(_ args: [String]) throws {
