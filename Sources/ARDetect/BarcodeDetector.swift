@@ -123,14 +123,7 @@ public final class BarcodeDetector {
             unverified -= 1
             return true
         }
-        var results = [[Detection]](repeating: [], count: regions.count)
-        let options = options, decoders = decoders
-        results.withUnsafeMutableBufferPointer { out in
-            let out = out  // each index is written by one worker only
-            pool.run(count: regions.count) { worker, i in
-                out[i] = decoders[worker].decode(regions[i], in: luma, options: options)
-            }
-        }
+        let results = decode(regions, in: luma)
         var found: [Detection] = []
         var located: [LocatedRegion] = []
         for (region, codes) in zip(regions, results) {
@@ -143,6 +136,32 @@ public final class BarcodeDetector {
         // A located region that a code read elsewhere covers (e.g. a 2D blob around a 1D code) is that code.
         located.removeAll { r in found.contains { $0.quad.contains(r.quad.center) || r.quad.contains($0.quad.center) } }
         return DetectorResult(codes: found, located: located)
+    }
+
+    /// Each of `regions` decoded on the pool; results in region order.
+    private func decode(_ regions: [LocatedRegion], in luma: LumaImage) -> [[Detection]] {
+        var results = [[Detection]](repeating: [], count: regions.count)
+        let options = options, decoders = decoders
+        results.withUnsafeMutableBufferPointer { out in
+            let out = out  // each index is written by one worker only
+            pool.run(count: regions.count) { worker, i in
+                out[i] = decoders[worker].decode(regions[i], in: luma, options: options)
+            }
+        }
+        return results
+    }
+
+    /// The tracked codes expected at `regions` (frame pixels, each with the kind of code tracked
+    /// there), decoded as located regions are (`CodeLocator.region(around:kind:in:)`, then the
+    /// region passes, on the pool); corners in `luma`'s pixels.
+    public func detect(_ luma: LumaImage, in regions: [Quad], kinds: [LocatedRegion.Kind]) -> [Detection] {
+        let located = zip(regions, kinds).compactMap { quad, kind -> LocatedRegion? in
+            if kind == .linear && !hasLinear || kind == .matrix && !hasMatrix { return nil }
+            return locator.region(around: quad, kind: kind, in: luma)
+        }
+        var found: [Detection] = []
+        for codes in decode(located, in: luma) { merge(codes, into: &found) }
+        return found
     }
 
     /// zbar over the whole frame, then the extra passes on the regions it left unread.

@@ -23,7 +23,7 @@ public struct LocatedRegion: Hashable, Sendable {
     /// Ranking: bigger and denser regions first.
     public var score: Double
     /// Whether the region passed the strict check (1D: at least `CodeLocator.minEdges` bar edges
-    /// whose profile agrees across the bars' height, which is at least a tenth of their length; 2D: three QR finder patterns placed as a QR code's). Only
+    /// whose profile agrees across the bars' height, which is at least a tenth of their length; 2D: one QR code's three finder patterns; the region is then that code alone). Only
     /// verified regions are reported as located when no pass decodes them.
     public var verified: Bool
 }
@@ -87,6 +87,7 @@ public struct CodeLocator: Sendable {
         image.width / 2 >= 4 * cell && image.height / 2 >= 4 * cell ? LumaBuffer.halved(image) : nil
     }
 
+    /// Regions by score; ties in scan order.
     private static func ranked(_ regions: [LocatedRegion]) -> [LocatedRegion] {
         regions.enumerated().sorted { a, b in
             a.element.score != b.element.score ? a.element.score > b.element.score : a.offset < b.offset
@@ -112,7 +113,7 @@ public struct CodeLocator: Sendable {
                                       joins: { a, b in angleDifference(a.angle, b.angle) < 0.3 })
         out += linearGroups.compactMap { linear($0, cells: cells, cols: cols, luma: luma) }
         out += components(cells, cols: cols, rows: rows, minCells: 4, member: { $0.textured }, joins: { _, _ in true })
-            .compactMap { matrix($0, cells: cells, cols: cols, luma: luma) }
+            .flatMap { matrix($0, cells: cells, cols: cols, luma: luma) }
         // A 2D blob without QR finder patterns around a 1D region (or around a verified one, in any
         // case) is that code with its surroundings.
         out = out.filter { r in
@@ -211,8 +212,10 @@ public struct CodeLocator: Sendable {
         let coarse = 0.5 * atan2(2 * jxy, jxx - jyy)
         let u0 = Point(x: cos(coarse), y: sin(coarse))
         let ts0 = pts.map { dot($0 - mean, u0) }
+        // Bars span at least three cells across (checked again on the refined axis below): most
+        // groups of text strokes and texture stop here, before the costlier measurements.
+        guard ts0.max()! - ts0.min()! + 3 * Double(cell) >= 5 * Double(cell) else { return nil }
         let u = LinearOutline.refineAxis(u0, centre: mean, span: [ts0.min()! - Double(cell) / 2, ts0.max()! + Double(cell) / 2], in: luma)
-        let theta = atan2(u.y, u.x)
         let d = Point(x: -u.y, y: u.x)
         let ts = pts.map { dot($0 - mean, u) }, ss = pts.map { dot($0 - mean, d) }
         // Cell centres: half a cell in, then a margin for the quiet zone and the cells at the ends.
@@ -223,7 +226,16 @@ public struct CodeLocator: Sendable {
         // thin run of parallel edges is a border or a shadow.
         guard t1 - t0 >= 5 * Double(cell), t1 - t0 >= 0.4 * (s1 - s0) else { return nil }
         // The profile reaches past the cells (a code's end cells may hold too few edges to count).
-        let reach = max(2 * Double(cell), 0.25 * (t1 - t0))
+        return measuredLinear(centre: mean, u: u, t0: t0, t1: t1, s0: s0, s1: s1, reach: max(2 * Double(cell), 0.25 * (t1 - t0)),
+                              score: score, luma: luma)
+    }
+
+    /// The 1D region across `t0…t1` along `u` and `s0…s1` across it (pixels from `centre`): its bar
+    /// profile measured out to `reach` beyond the ends, trimmed to the bars plus a quiet zone.
+    private func measuredLinear(centre mean: Point, u: Point, t0: Double, t1: Double, s0: Double, s1: Double, reach: Double,
+                                score: Double, luma: LumaImage) -> LocatedRegion {
+        var t0 = t0, t1 = t1
+        let d = Point(x: -u.y, y: u.x)
         let profile = BarProfile(luma: luma, centre: mean, u: u, d: d, t0: t0 - reach, t1: t1 + reach, s0: s0 + 2, s1: s1 - 2)
         var module = Double(cell) / 4
         var verified = false
@@ -239,12 +251,44 @@ public struct CodeLocator: Sendable {
         func p(_ t: Double, _ s: Double) -> Point { mean + u * t + d * s }
         return LocatedRegion(kind: .linear,
                              quad: Quad(topLeft: p(t0, s0), topRight: p(t1, s0), bottomRight: p(t1, s1), bottomLeft: p(t0, s1)),
-                             axisDegrees: theta * 180 / .pi, moduleSize: module, score: score, verified: verified)
+                             axisDegrees: atan2(u.y, u.x) * 180 / .pi, moduleSize: module, score: score, verified: verified)
+    }
+
+    /// The region where a tracked code of `kind` is expected at `quad` (frame pixels, clockwise from
+    /// the code's own top-left), measured like a located one: a 1D code's bars along its top edge,
+    /// a QR code's finder patterns. Always verified (the track is the evidence).
+    public func region(around quad: Quad, kind: LocatedRegion.Kind, in luma: LumaImage) -> LocatedRegion {
+        // The code may have moved a little from where it is expected: a quarter more, and 8 px.
+        let c = quad.center
+        let quad = Quad(quad.corners.map { c + ($0 - c) * 1.25 + ($0 - c).normalised * 8 })!
+        switch kind {
+        case .linear:
+            let along = quad.topRight - quad.topLeft
+            let length = max(1, (along.x * along.x + along.y * along.y).squareRoot())
+            let u = along * (1 / length), d = Point(x: -u.y, y: u.x)
+            let ts = quad.corners.map { dot($0 - c, u) }, ss = quad.corners.map { dot($0 - c, d) }
+            var r = measuredLinear(centre: c, u: u, t0: ts.min()!, t1: ts.max()!, s0: ss.min()!, s1: ss.max()!,
+                                   reach: 0.25 * length, score: 0, luma: luma)
+            r.verified = true
+            return r
+        case .matrix:
+            let box = quad.boundingBox
+            let finders = FinderPattern.find(in: luma, box: Self.grown(box, by: 0.1))
+            let module = finders.isEmpty ? quad.meanSide / 25 : finders.map(\.moduleSize).reduce(0, +) / Double(finders.count)
+            return LocatedRegion(kind: .matrix, quad: quad, axisDegrees: quad.rotationDegrees, moduleSize: module, score: 0,
+                                 verified: true)
+        }
+    }
+
+    private static func grown(_ r: Rect, by f: Double) -> Rect {
+        Rect(x: r.minX - r.width * f, y: r.minY - r.height * f, width: r.width * (1 + 2 * f), height: r.height * (1 + 2 * f))
     }
 
     // MARK: - 2D
 
-    private func matrix(_ group: [Int], cells: [Cell], cols: Int, luma: LumaImage) -> LocatedRegion? {
+    /// One region per QR code whose three finder patterns lie in the blob (tight, verified, its
+    /// module measured), else the blob itself (unverified).
+    private func matrix(_ group: [Int], cells: [Cell], cols: Int, luma: LumaImage) -> [LocatedRegion] {
         var minC = Int.max, maxC = Int.min, minR = Int.max, maxR = Int.min, score = 0.0
         var c4 = 0.0, s4 = 0.0
         for i in group {
@@ -256,12 +300,23 @@ public struct CodeLocator: Sendable {
         // 2D codes are square-ish even in perspective; long strips are borders (1D codes have
         // their own, coherent candidates).
         let w = maxC - minC + 1, h = maxR - minR + 1
-        guard max(w, h) <= 3 * min(w, h) else { return nil }
+        guard max(w, h) <= 3 * min(w, h) else { return [] }
         let m = Double(cell) / 2
         let box = Rect(x: Double(minC * cell) - m, y: Double(minR * cell) - m,
                        width: Double(w * cell) + 2 * m, height: Double(h * cell) + 2 * m)
             .intersection(Rect(x: 0, y: 0, width: Double(luma.width), height: Double(luma.height)))
         let finders = FinderPattern.find(in: luma, box: box)
+        let degrees = atan2(s4, c4) / 4 * 180 / .pi
+        var codes = FinderPattern.qrCodes(finders)
+        // Codes cannot overlap: overlapping outlines come from stray patterns (noise, texture, a
+        // code turned so its patterns read unevenly), and the blob is decoded whole instead.
+        if codes.indices.contains(where: { i in codes.indices.contains { j in j != i && codes[i].quad.contains(codes[j].quad.center) } }) {
+            codes = []
+        }
+        let qr = codes.map { LocatedRegion(kind: .matrix, quad: $0.quad, axisDegrees: degrees, moduleSize: $0.moduleSize,
+                                           score: score, verified: true) }
+        // Every finder pattern accounted for: the blob is those codes and their surroundings.
+        guard codes.count * 3 < finders.count || finders.isEmpty else { return qr }
         let module: Double
         if finders.isEmpty {
             // Dense texture: about one edge every two modules along a line.
@@ -271,11 +326,12 @@ public struct CodeLocator: Sendable {
         } else {
             module = finders.map(\.moduleSize).reduce(0, +) / Double(finders.count)
         }
-        let degrees = atan2(s4, c4) / 4 * 180 / .pi
-        // A QR code is at most 177 modules (plus its quiet zone) across.
-        let plausible = max(box.width, box.height) / module <= 200
-        return LocatedRegion(kind: .matrix, quad: Quad(box), axisDegrees: degrees, moduleSize: module,
-                             score: score, verified: plausible && FinderPattern.formQRCorner(finders))
+        // A QR code is at most 177 modules (plus its quiet zone) across: a larger blob is texture.
+        guard max(box.width, box.height) / module <= 200 else { return qr }
+        // Finder patterns of a code not yet outlined (hidden, blurred, or one pattern missed), or
+        // none seen: the blob, unverified.
+        return qr + [LocatedRegion(kind: .matrix, quad: Quad(box), axisDegrees: degrees, moduleSize: module,
+                                   score: score, verified: false)]
     }
 }
 
@@ -414,26 +470,25 @@ struct FinderPattern {
         let threshold = (lo + hi) / 2
         var found: [FinderPattern] = []
         y = y0
+        // The last five runs of the row (lengths), and where the middle one started.
+        var runs = (0, 0, 0, 0, 0), starts = (0, 0, 0, 0, 0)
         while y < y1 {
-            var runs: [Int] = [], starts: [Int] = []
-            var dark = Int(luma.pixel(x0, y)) < threshold
-            var runStart = x0
+            let row = luma.base + y * luma.stride
+            var dark = Int(row.load(fromByteOffset: x0, as: UInt8.self)) < threshold
+            var runStart = x0, count = 0
             for x in (x0 + 1)...x1 {
-                let isDark = x < x1 ? Int(luma.pixel(x, y)) < threshold : !dark
-                if isDark != dark {
-                    runs.append(x - runStart); starts.append(runStart)
-                    runStart = x
-                    dark = isDark
-                }
-            }
-            // Dark runs are at even indices when the row starts dark.
-            let firstDark = Int(luma.pixel(x0, y)) < threshold ? 0 : 1
-            var i = firstDark
-            while i + 4 < runs.count {
-                let r = Array(runs[i..<(i + 5)])
+                let isDark = x < x1 ? Int(row.load(fromByteOffset: x, as: UInt8.self)) < threshold : !dark
+                guard isDark != dark else { continue }
+                runs = (runs.1, runs.2, runs.3, runs.4, x - runStart)
+                starts = (starts.1, starts.2, starts.3, starts.4, runStart)
+                count += 1
+                runStart = x
+                // A dark run just ended: the last five are dark, light, dark, light, dark.
+                let endedDark = dark
+                dark = isDark
                 // Under 1.5 px a module is noise to zbar: not a readable finder.
-                if let m = ratio(r), m >= 1.5 {
-                    let cx = Double(starts[i + 2]) + Double(r[2]) / 2
+                if endedDark, count >= 5, let m = ratio(runs.0, runs.1, runs.2, runs.3, runs.4), m >= 1.5 {
+                    let cx = Double(starts.2) + Double(runs.2) / 2
                     if let vm = verticalCheck(luma, x: Int(cx), y: y, threshold: threshold, module: m, y0: y0, y1: y1) {
                         let c = Point(x: cx, y: vm.cy)
                         let module = (m + vm.module) / 2
@@ -442,42 +497,60 @@ struct FinderPattern {
                         }
                     }
                 }
-                i += 2
             }
             y += 2
         }
         return found
     }
 
-    /// Whether three of `finders` sit like a QR code's: modules within a third of each other, on a
-    /// right isosceles triangle (within 15 %) with sides of at least 10 modules (a version 1 QR has 14).
-    static func formQRCorner(_ finders: [FinderPattern]) -> Bool {
-        guard finders.count >= 3 else { return false }
-        for i in 0..<finders.count {
-            for j in (i + 1)..<finders.count {
-                for k in (j + 1)..<finders.count {
+    /// The QR codes three of `finders` outline (each finder used once): modules within a third of
+    /// each other, centres on a right isosceles triangle (within 15 %) with sides of 10–180 modules
+    /// (a version 1 code has 14). Each as its box (the fourth corner completes the square; finder
+    /// centres lie 3.5 modules inside the code, plus a 2-module margin) and module size.
+    static func qrCodes(_ finders: [FinderPattern]) -> [(quad: Quad, moduleSize: Double)] {
+        var used = Set<Int>(), out: [(quad: Quad, moduleSize: Double)] = []
+        guard finders.count >= 3 else { return [] }
+        for i in 0..<finders.count where !used.contains(i) {
+            for j in (i + 1)..<finders.count where !used.contains(i) && !used.contains(j) {
+                for k in (j + 1)..<finders.count where !used.contains(i) && !used.contains(j) && !used.contains(k) {
                     let f = [finders[i], finders[j], finders[k]]
                     let m = f.map(\.moduleSize)
                     guard m.max()! <= 1.33 * m.min()! else { continue }
-                    let sides = [f[0].centre.distance(to: f[1].centre), f[1].centre.distance(to: f[2].centre),
-                                 f[0].centre.distance(to: f[2].centre)].sorted()
                     let module = m.reduce(0, +) / 3
-                    if sides[0] >= 10 * module, sides[1] <= 1.15 * sides[0],
-                       abs(sides[2] - sides[0] * 2.0.squareRoot()) <= 0.15 * sides[2] { return true }
+                    // The corner finder is the one opposite the longest side.
+                    let pairs = [(0, 1, 2), (1, 2, 0), (0, 2, 1)].map { (a, b, c) in (f[a].centre.distance(to: f[b].centre), c) }
+                        .sorted { $0.0 < $1.0 }
+                    let (short, mid, long) = (pairs[0].0, pairs[1].0, pairs[2].0)
+                    guard short >= 10 * module, long <= 180 * module * 2.0.squareRoot(), mid <= 1.15 * short,
+                          abs(long - short * 2.0.squareRoot()) <= 0.15 * long else { continue }
+                    let corner = f[pairs[2].1].centre
+                    let others = f.indices.filter { $0 != pairs[2].1 }.map { f[$0].centre }
+                    let fourth = others[0] + others[1] - corner
+                    let pts = [corner, others[0], fourth, others[1]]
+                    let c = pts.reduce(Point(x: 0, y: 0), +) * 0.25
+                    // Out from the centre: finder centres are 3.5 modules (√2 · 3.5 diagonally) inside the code.
+                    let grown = pts.map { p -> Point in
+                        let v = p - c, l = (v.x * v.x + v.y * v.y).squareRoot()
+                        return p + v * ((5.5 * 2.0.squareRoot() * module) / max(l, 1))
+                    }
+                    let xs = grown.map(\.x), ys = grown.map(\.y)
+                    let box = Rect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
+                    out.append((Quad(box), module))
+                    used.formUnion([i, j, k])
                 }
             }
         }
-        return false
+        return out
     }
 
     /// The module size when `r` (five runs) is 1:1:3:1:1 within half a module each.
-    private static func ratio(_ r: [Int]) -> Double? {
-        let total = r.reduce(0, +)
+    private static func ratio(_ a: Int, _ b: Int, _ c: Int, _ d: Int, _ e: Int) -> Double? {
+        let total = a + b + c + d + e
         guard total >= 7 else { return nil }
         let m = Double(total) / 7
         let tol = max(0.5 * m, 1)
-        guard abs(Double(r[0]) - m) <= tol, abs(Double(r[1]) - m) <= tol, abs(Double(r[2]) - 3 * m) <= 2 * tol,
-              abs(Double(r[3]) - m) <= tol, abs(Double(r[4]) - m) <= tol else { return nil }
+        guard abs(Double(a) - m) <= tol, abs(Double(b) - m) <= tol, abs(Double(c) - 3 * m) <= 2 * tol,
+              abs(Double(d) - m) <= tol, abs(Double(e) - m) <= tol else { return nil }
         return m
     }
 
@@ -499,8 +572,7 @@ struct FinderPattern {
             return out
         }
         guard let up = runs(step: -1), let down = runs(step: 1) else { return nil }
-        let r = [up[2], up[1], up[0] + down[0] - 1, down[1], down[2]]
-        guard let m = ratio(r) else { return nil }
+        guard let m = ratio(up[2], up[1], up[0] + down[0] - 1, down[1], down[2]) else { return nil }
         let cy = Double(y) + (Double(down[0]) - Double(up[0])) / 2
         return (cy, m)
     }

@@ -11,6 +11,10 @@ extension LumaBuffer {
                 return
             }
         }
+        if map.b == 0, map.c == 0, map.a > 0, map.d > 0 {
+            resampleAxisAligned(source, map: map, width: width, height: height)
+            return
+        }
         let taps = max(1, Int(map.scale.rounded(.up)))
         let step = 1.0 / Double(taps)
         let weight = 1.0 / Double(taps * taps)
@@ -27,6 +31,52 @@ extension LumaBuffer {
                         }
                     }
                     dst[y * w + x] = UInt8(min(255, max(0, sum * weight + 0.5)))
+                }
+            }
+        }
+    }
+
+    /// `resample` for a map without rotation: the same samples (bilinear, `ceil(scale)`² taps per
+    /// pixel), with each column's and row's taps computed once and 8-bit fixed-point weights.
+    private mutating func resampleAxisAligned(_ source: LumaImage, map: AffineMap, width: Int, height: Int) {
+        let taps = max(1, Int(map.scale.rounded(.up)))
+        struct Tap { var i0: Int32; var i1: Int32; var w: Int32 }
+        // Pixel-centre coordinates, clamped as `LumaImage.sample` does; weight of `i1` in 1/256.
+        func axis(_ n: Int, scale: Double, offset: Double, limit: Int) -> [Tap] {
+            var out: [Tap] = []
+            out.reserveCapacity(n * taps)
+            for k in 0..<n {
+                for t in 0..<taps {
+                    let p = scale * (Double(k) + (Double(t) + 0.5) / Double(taps)) + offset
+                    let f = min(max(p - 0.5, 0), Double(limit - 1))
+                    let i0 = Int(f)
+                    out.append(Tap(i0: Int32(i0), i1: Int32(min(i0 + 1, limit - 1)), w: Int32(((f - Double(i0)) * 256).rounded())))
+                }
+            }
+            return out
+        }
+        let xs = axis(width, scale: map.a, offset: map.tx, limit: source.width)
+        let ys = axis(height, scale: map.d, offset: map.ty, limit: source.height)
+        let n = Int32(taps * taps), half = n * 65536 / 2
+        let base = source.base, stride = source.stride
+        pixels.withUnsafeMutableBufferPointer { dst in
+            for y in 0..<height {
+                for x in 0..<width {
+                    var sum: Int32 = 0
+                    for j in 0..<taps {
+                        let ty = ys[y * taps + j]
+                        let r0 = base + Int(ty.i0) * stride, r1 = base + Int(ty.i1) * stride
+                        for i in 0..<taps {
+                            let tx = xs[x * taps + i]
+                            let a = Int32(r0.load(fromByteOffset: Int(tx.i0), as: UInt8.self))
+                            let b = Int32(r0.load(fromByteOffset: Int(tx.i1), as: UInt8.self))
+                            let c = Int32(r1.load(fromByteOffset: Int(tx.i0), as: UInt8.self))
+                            let d = Int32(r1.load(fromByteOffset: Int(tx.i1), as: UInt8.self))
+                            let top = a * (256 - tx.w) + b * tx.w, bottom = c * (256 - tx.w) + d * tx.w
+                            sum += top * (256 - ty.w) + bottom * ty.w
+                        }
+                    }
+                    dst[y * width + x] = UInt8(min(255, (sum + half) / (n * 65536)))
                 }
             }
         }

@@ -132,14 +132,19 @@ final class RegionDecoder {
         let c = region.quad.center
         let w = box.width * 1.15, h = box.height * 1.15
         guard w >= 8, h >= 8 else { return [] }
-        // A QR code at 3 px per module is at most 531 px across: a third of a megapixel per pass at most.
-        let cap = (300_000 / (w * h)).squareRoot()
+        // A QR code at 3 px per module is at most 531 px across: a third of a megapixel per pass at
+        // most; an unverified region (no finder patterns seen) a tenth of a megapixel.
+        let cap = ((region.verified ? 300_000 : 100_000) / (w * h)).squareRoot()
         // The module size is measured on finder patterns in verified regions; elsewhere it is a guess
         // from the edge density, so an unverified region is never enlarged.
         let wanted = Self.targetModulePixels / max(0.5, region.moduleSize)
-        let base = min(cap, max(0.5, region.verified ? min(3, wanted) : min(1, wanted)))
+        // Verified regions shrink to no less than 8 px per module: zbar's corners, and so the
+        // overlay, keep sub-pixel precision in the frame.
+        let base = min(cap, max(0.5, region.verified ? min(3, max(wanted, min(1, 8 / max(0.5, region.moduleSize))))
+                                                     : min(1, wanted)))
         var scales = [base]
-        if options.upscale, !region.verified, base * region.moduleSize < 2.5, min(w, h) * base <= 300 {
+        // Small regions again at twice the size (blurred QR codes read at 6 px per module where 3 failed).
+        if options.upscale, region.verified || base * region.moduleSize < 2.5, min(w, h) * base <= 300 {
             scales.append(min(cap, 2 * base))
         }
         if options.downscale, region.verified, min(w, h) * base >= 100 { scales.append(base / 2) }

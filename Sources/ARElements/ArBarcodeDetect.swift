@@ -167,9 +167,9 @@ final class CodeDetectorStage {
         detector.scan(luma, skipping: skipping)
     }
 
-    /// The codes inside `regions` (frame pixels) only: much cheaper than a whole scan for small regions.
-    func detect(_ luma: LumaImage, in regions: [Quad]) -> [Detection] {
-        detector.detect(luma, in: regions)
+    /// The tracked codes expected at `regions` (frame pixels) of `kinds`: much cheaper than a whole scan.
+    func detect(_ luma: LumaImage, in regions: [Quad], kinds: [LocatedRegion.Kind]) -> [Detection] {
+        detector.detect(luma, in: regions, kinds: kinds)
     }
 
     private static func makeDetector(_ list: String?, options: DetectorOptions) throws -> BarcodeDetector {

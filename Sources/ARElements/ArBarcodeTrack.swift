@@ -159,7 +159,7 @@ public final class ArBarcodeTrack: VideoFilterElement {
             let due = framesSinceFull >= s.detectInterval || !fullSubmitted
             let full = live.isEmpty ? due : (!lastSubmittedFull && due)
             if (full || !live.isEmpty), let plane = stage.current?.levels[0],
-               worker.submit(.init(plane: plane, frame: stage.frameIndex, regions: full ? nil : live.map(\.quad),
+               worker.submit(.init(plane: plane, frame: stage.frameIndex, regions: full ? nil : live,
                                    skipping: live.map(\.quad), symbologies: s.symbologies, options: s.detector)) {
                 jobPyramid = stage.current
                 lastSubmittedFull = full
@@ -173,10 +173,10 @@ public final class ArBarcodeTrack: VideoFilterElement {
                 let result = decoder.full(plane, skipping: live.map(\.quad))
                 detections = result.codes
                 located = Self.regions(result.located)
-                if !live.isEmpty { detections += Self.confirming(decoder.regions(plane, live.map(\.quad)), live) }
+                if !live.isEmpty { detections += Self.confirming(decoder.regions(plane, live), live) }
                 framesSinceFull = 0
             } else if !live.isEmpty {
-                detections = Self.confirming(decoder.regions(plane, live.map(\.quad)), live)
+                detections = Self.confirming(decoder.regions(plane, live), live)
             }
         }
         framesSinceFull += 1

@@ -8,11 +8,11 @@ import Foundation
 /// job: `submit` refuses work while busy (stale work is dropped, never queued), and the result
 /// waits until `takeResult` collects it.
 final class TrackDecodeWorker: @unchecked Sendable {
-    /// One decode: a full scan (`regions` nil) or re-decodes around `regions`, on frame `frame`.
+    /// One decode: a full scan (`regions` nil) or re-decodes of the tracks in `regions`, on frame `frame`.
     struct Job {
         var plane: LumaPlane
         var frame: UInt64
-        var regions: [Quad]?
+        var regions: [Track]?
         /// Full scans: tracked codes' quads, left to region re-decodes.
         var skipping: [Quad] = []
         var symbologies: String?

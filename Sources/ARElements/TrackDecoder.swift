@@ -27,11 +27,12 @@ final class TrackDecoder {
         return result
     }
 
-    /// The codes inside `regions` (frame pixels, where the tracks are expected), corners in frame
-    /// pixels: the detector's regions API, which grows each region by a quarter, turns it upright by
-    /// the quad's rotation (1D codes then scan along their bars) and scans only the region.
-    func regions(_ plane: LumaPlane, _ regions: [Quad]) -> [Detection] {
-        refined(plane.withLumaImage { stage.detect($0, in: regions) }, in: plane)
+    /// The codes of `tracks` read where the tracks are now (frame pixels), corners in frame pixels:
+    /// each region measured and decoded as a located one of the track's kind (1D strips along the
+    /// bars, QR at about 3 px per module), on the detector's threads.
+    func regions(_ plane: LumaPlane, _ tracks: [Track]) -> [Detection] {
+        let kinds = tracks.map { Detection.isSelfChecking(symbology: $0.symbology) ? LocatedRegion.Kind.matrix : .linear }
+        return refined(plane.withLumaImage { stage.detect($0, in: tracks.map(\.quad), kinds: kinds) }, in: plane)
     }
 
     /// 1D outlines fitted edge by edge (`LinearOutlineRefiner`): the detector's are rectangles as

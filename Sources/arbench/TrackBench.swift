@@ -43,7 +43,7 @@ struct TrackScore {
 struct TrackBench {
     static let usage = """
         usage: arbench track [--preset camera] [--frames 240] [--sizes 1280x720,1920x1080] [--codes 10] [--seed 7] [--interval 5] [--async-interval 1]
-                             [--h264 KBPS] [--no-live] [--no-stock] [--late-detail]
+                             [--h264 KBPS] [--no-live] [--no-stock] [--late-detail] [--track "locate=regions threads=1"]
                              [--clip speed=0.12,rotation-speed=20,scale-change=0.1,perspective=0.1,occluders=0,noise=2,blur=0,code-size=0.17]
         Renders arcodesrc clips (30 fps, moving QR / EAN-13 / Code 128 codes) once into a file, passed
         through H.264 with --h264 (x264enc at KBPS kbit/s, speed-preset=veryfast, key-int-max=60, then
@@ -56,6 +56,7 @@ struct TrackBench {
         names and ranges checked against arcodesrc's property table). --interval is the sync run's
         detect-interval (and the stock row's N); --async-interval the live run's (default 1, the
         element's default: a full scan as often as the worker can, alternating with region jobs).
+        --track adds arbarcodetrack properties to both of its rows (GStreamer refuses unknown ones).
         --preset NAME stands for the options in `TrackBench.presets` (later options override them):
         \(presets.map { "\($0.name): \($0.arguments.joined(separator: " "))" }.joined(separator: "\n"))
         """
@@ -92,6 +93,8 @@ struct TrackBench {
     /// arcodesrc properties from `--clip`, in the order given (checked against arcodesrc's table);
     /// a key given again replaces its earlier value.
     var clipProperties: [(String, String)] = []
+    /// `--track`: more arbarcodetrack properties (`name=value` separated by spaces), e.g. `locate=regions`.
+    var trackProperties = ""
     let symbologies = "qrcode,ean13,code128"
 
     init(arguments given: [String]) throws {
@@ -129,6 +132,7 @@ struct TrackBench {
             case "--late-detail": lateDetail = true
             case "--h264": h264Kbps = try number()
             case "--clip": try parseClip(try value())
+            case "--track": trackProperties = try value()
             case "--sizes":
                 sizes = frameSizes(try value())
             default: throw TrackBenchError(description: "unknown option \(arguments[i])\n" + Self.usage)
@@ -253,7 +257,7 @@ struct TrackBench {
         let buffers = try clip.buffers()
         let launch = "appsrc name=src is-live=\(isLive) format=time min-latency=\(ReplayFeeder.frameNanoseconds)"
             + " caps=\"video/x-raw,format=I420,width=\(width),height=\(height),framerate=30/1\""
-            + " ! arbarcodetrack name=t detect-mode=\(mode) detect-interval=\(isLive ? asyncInterval : interval) symbologies=\(symbologies)"
+            + " ! arbarcodetrack name=t detect-mode=\(mode) detect-interval=\(isLive ? asyncInterval : interval) symbologies=\(symbologies) \(trackProperties)"
             + " ! arexport location=\(out) ! fakesink name=sink sync=\(isLive)"
         var err: UnsafeMutablePointer<GError>?
         guard let pipeline = gst_parse_launch(launch, &err) else {
