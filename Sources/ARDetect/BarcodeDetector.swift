@@ -97,8 +97,12 @@ public final class BarcodeDetector {
             framesSinceWholeFrame = 0
             // The whole frame adds what the regions missed; a region's reading wins where both read.
             let regionCodes = result.codes
-            for d in fullScan(luma) where !regionCodes.contains(where: { $0.quad.contains(d.quad.center) || d.quad.contains($0.quad.center) })
+            for var d in fullScan(luma) where !regionCodes.contains(where: { $0.quad.contains(d.quad.center) || d.quad.contains($0.quad.center) })
                 && !skipping.contains(where: { $0.contains(d.quad.center) }) {
+                // A 1D code there was too hard for the region passes: with `wholeFrameReadsOnce` the
+                // whole frame's reading of it counts as one reading, however many of its lines agree
+                // (blurred bars misread alike on neighbouring lines); a tracker confirms it over frames.
+                if options.wholeFrameReadsOnce, !Detection.isSelfChecking(symbology: d.symbology) { d.quality = min(d.quality, 1) }
                 result.codes.append(d)
             }
             result.located.removeAll { r in result.codes.contains { $0.quad.contains(r.quad.center) || r.quad.contains($0.quad.center) } }

@@ -13,6 +13,8 @@ final class RegionDecoder {
     /// Rows of a 1D strip: bands across the bars, each the mean of its band along the bars (noise
     /// and blur along the bars average out; disjoint bands read independently).
     static let stripRows = 16
+    /// Rows of a strip counted as one reading when they agree.
+    static let rowsPerGroup = 4
 
     private let linearScanner: ZBarScanner
     private let matrixScanner: ZBarScanner
@@ -87,7 +89,10 @@ final class RegionDecoder {
                     let points = s.points.map { p in q.topLeft + u * ((p.x + 0.5) * sx) + d * ((p.y + 0.5) * sy) }
                     let reading = s.orientation == ZBAR_ORIENT_DOWN ? u * -1 : u
                     guard let quad = LinearOutline.fit(points: points, reading: reading, in: luma) else { return nil }
-                    return Detection(symbology: Symbology.displayName(s.type), payload: s.payload, quad: quad, quality: s.quality)
+                    // Neighbouring rows share blur: agreement counts once per group of four rows
+                    // (a quarter of the bars' height), so two agreeing readings are two independent ones.
+                    let groups = Set(s.points.map { Int($0.y) / Self.rowsPerGroup }).count
+                    return Detection(symbology: Symbology.displayName(s.type), payload: s.payload, quad: quad, quality: groups)
                 }
             })
     }

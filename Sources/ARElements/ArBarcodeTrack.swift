@@ -36,7 +36,8 @@ public final class ArBarcodeTrack: VideoFilterElement {
         var symbologies: String? = "all"
         var detectMode = DetectMode.auto
         var detectInterval = 1
-        var detector = DetectorOptions(threads: 0)
+        /// Whole-frame 1D readings count once: the tracker confirms them over frames (`confirm`).
+        var detector = { var o = DetectorOptions(threads: 0); o.wholeFrameReadsOnce = true; return o }()
         var tracking = TrackingSettings()
     }
 
