@@ -66,12 +66,11 @@ public struct CodeLocator: Sendable {
     /// on a coarser level are kept where no finer level found one.
     public func regions(in luma: LumaImage) -> [LocatedRegion] {
         var out = regionsAtOneScale(luma)
-        var level: LumaBuffer?
+        var level = coarser(luma)
         var scale = 1.0
         for _ in 0..<coarseLevels {
-            let image = level
-            guard let next = image.map({ $0.withLuma { coarser($0) } }) ?? coarser(luma) else { break }
-            level = next
+            guard let next = level else { break }
+            defer { level = next.withLuma { coarser($0) } }
             scale *= 2
             for var r in next.withLuma({ regionsAtOneScale($0) }) {
                 r.quad = r.quad.scaled(sx: scale, sy: scale)
@@ -114,8 +113,8 @@ public struct CodeLocator: Sendable {
         out += linearGroups.compactMap { linear($0, cells: cells, cols: cols, luma: luma) }
         out += components(cells, cols: cols, rows: rows, minCells: 4, member: { $0.textured }, joins: { _, _ in true })
             .flatMap { matrix($0, cells: cells, cols: cols, luma: luma) }
-        // A 2D blob without QR finder patterns around a 1D region (or around a verified one, in any
-        // case) is that code with its surroundings.
+        // A 2D blob around a 1D region (any 2D region around a verified one) is that code with its
+        // surroundings.
         out = out.filter { r in
             r.kind == .linear || !out.contains { $0.kind == .linear && ($0.verified || !r.verified) && r.quad.contains($0.quad.center)
                 && abs($0.quad.signedArea) >= 0.3 * abs(r.quad.signedArea) }

@@ -11,7 +11,7 @@ final class RegionDecoder {
     /// modules from about 2 px).
     static let targetModulePixels = 3.0
     /// Rows of a 1D strip: bands across the bars, each the mean of its band along the bars (noise
-    /// and blur along the bars average out; disjoint bands read independently).
+    /// and blur along the bars average out).
     static let stripRows = 16
     /// Rows of a strip counted as one reading when they agree.
     static let rowsPerGroup = 4
@@ -42,8 +42,9 @@ final class RegionDecoder {
     // MARK: - Passes
 
     /// Tries `scales` in turn (each rendered into `work` by `render`), the first also sharpened
-    /// (when `sharpenFirst`; `sharpenRadius`, pass pixels) and inverted, until `read` finds a confirmed code: read on
-    /// two or more scan lines, or a QR code. Returns that, else the best reading seen (most lines).
+    /// (when `sharpenFirst`; `sharpenRadius`, pass pixels) and inverted, until `read` finds a
+    /// confirmed code: read on two or more scan lines (row groups), or a QR code. Returns that, else
+    /// the best reading seen (most lines).
     private func firstConfirmed(scales: [Double], options: DetectorOptions, sharpenFirst: Bool = true, sharpenRadius: (Double) -> Int,
                                 render: (Double) -> Void, read: (LumaImage, Double) -> [Detection]) -> [Detection] {
         var best: [Detection] = []
@@ -59,11 +60,16 @@ final class RegionDecoder {
                 if v.sharpen { pass.sharpenRows(radius: max(1, sharpenRadius(scale))) }
                 if v.invert { pass.invert() }
                 let found = pass.withLuma { read($0, scale) }
-                if (found.map(\.quality).max() ?? 0) > (best.map(\.quality).max() ?? 0) { best = found }
-                if best.contains(where: { $0.quality >= 2 || Detection.isSelfChecking(symbology: $0.symbology) }) { return best }
+                if Self.strength(found) > Self.strength(best) { best = found }
+                if Self.strength(best) >= 2 { return best }
             }
         }
         return best
+    }
+
+    /// How far the best of `detections` is confirmed: its agreeing lines, 2 for a QR code.
+    private static func strength(_ detections: [Detection]) -> Int {
+        detections.map { Detection.isSelfChecking(symbology: $0.symbology) ? max(2, $0.quality) : $0.quality }.max() ?? 0
     }
 
     // MARK: - 1D strips
