@@ -46,6 +46,8 @@ public struct CodeLocator: Sendable {
     public static let minEdges = 30
     /// Least mean correlation of a verified 1D region's band profiles with their mean.
     public static let minBandAgreement = 0.85
+    /// Largest blob searched for QR finder patterns on one level, pixels of that level.
+    static let maxFinderSearch = 512.0
 
     public init() {}
 
@@ -63,7 +65,8 @@ public struct CodeLocator: Sendable {
     public var coarseLevels = 2
 
     /// Code-like regions of `luma`, best first (ties in scan order: deterministic). Regions found
-    /// on a coarser level are kept where no finer level found one.
+    /// on a coarser level are kept where no finer level found one, and verified ones replace the
+    /// unverified regions of finer levels they overlap.
     public func regions(in luma: LumaImage) -> [LocatedRegion] {
         var out = regionsAtOneScale(luma)
         var level = coarser(luma)
@@ -75,7 +78,10 @@ public struct CodeLocator: Sendable {
             for var r in next.withLuma({ regionsAtOneScale($0) }) {
                 r.quad = r.quad.scaled(sx: scale, sy: scale)
                 r.moduleSize *= scale
-                if !out.contains(where: { $0.quad.contains(r.quad.center) || r.quad.contains($0.quad.center) }) { out.append(r) }
+                let overlaps = { (o: LocatedRegion) in o.quad.contains(r.quad.center) || r.quad.contains(o.quad.center) }
+                // A code verified here replaces the unverified blobs of finer levels around it.
+                if r.verified { out.removeAll { !$0.verified && overlaps($0) } }
+                if !out.contains(where: overlaps) { out.append(r) }
             }
         }
         return Self.ranked(out)
@@ -304,7 +310,9 @@ public struct CodeLocator: Sendable {
         let box = Rect(x: Double(minC * cell) - m, y: Double(minR * cell) - m,
                        width: Double(w * cell) + 2 * m, height: Double(h * cell) + 2 * m)
             .intersection(Rect(x: 0, y: 0, width: Double(luma.width), height: Double(luma.height)))
-        let finders = FinderPattern.find(in: luma, box: box)
+        // Finder patterns are looked for in blobs up to 512 px: a larger QR code is a smaller blob
+        // on a coarser level, and larger blobs are texture.
+        let finders = max(box.width, box.height) <= Self.maxFinderSearch ? FinderPattern.find(in: luma, box: box) : []
         let degrees = atan2(s4, c4) / 4 * 180 / .pi
         var codes = FinderPattern.qrCodes(finders)
         // Codes cannot overlap: overlapping outlines come from stray patterns (noise, texture, a
@@ -359,7 +367,7 @@ struct BarProfile {
         guard n >= 16, s1 > s0 else { return nil }
         let bandHeight = (s1 - s0) / Double(Self.bands)
         var profiles = [[Double]](repeating: [Double](repeating: 0, count: n), count: Self.bands)
-        let linesPerBand = 3
+        let linesPerBand = 2
         for b in 0..<Self.bands {
             for l in 0..<linesPerBand {
                 let s = s0 + bandHeight * (Double(b) + (Double(l) + 0.5) / Double(linesPerBand))
