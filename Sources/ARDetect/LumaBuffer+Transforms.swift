@@ -36,10 +36,11 @@ extension LumaBuffer {
         }
     }
 
-    /// `resample` for a map without rotation: the same samples (bilinear, `ceil(scale)`² taps per
-    /// pixel), with each column's and row's taps computed once and 8-bit fixed-point weights.
+    /// `resample` for a map without rotation: bilinear with `round(scale)`² taps per pixel (a mild
+    /// shrink needs no box filter), each column's and row's taps computed once, 8-bit fixed-point
+    /// weights.
     private mutating func resampleAxisAligned(_ source: LumaImage, map: AffineMap, width: Int, height: Int) {
-        let taps = max(1, Int(map.scale.rounded(.up)))
+        let taps = max(1, Int(map.scale.rounded()))
         struct Tap { var i0: Int32; var i1: Int32; var w: Int32 }
         // Pixel-centre coordinates, clamped as `LumaImage.sample` does; weight of `i1` in 1/256.
         func axis(_ n: Int, scale: Double, offset: Double, limit: Int) -> [Tap] {

@@ -20,6 +20,8 @@ final class RegionDecoder {
     private let matrixScanner: ZBarScanner
     private var work = LumaBuffer(width: 1, height: 1)
     private var pass = LumaBuffer(width: 1, height: 1)
+    /// One strip row's sums, reused.
+    private var sums: [Double] = []
 
     init(symbologies: [Symbology]) throws {
         let linear = symbologies.filter { !$0.isTwoDimensional }
@@ -116,20 +118,26 @@ final class RegionDecoder {
         let tapsX = min(4, max(1, Int(stepX.rounded())))
         let weight = 1.0 / Double(taps * tapsX)
         let fw = Double(luma.width), fh = Double(luma.height)
+        // Sample positions along a line step by `du` (one tap along the axis); each row sums its
+        // band's lines into `sums`.
+        let samples = width * tapsX
+        let du = (u.x * stepX / Double(tapsX), u.y * stepX / Double(tapsX))
+        if sums.count < width { sums = [Double](repeating: 0, count: width) }
         work.pixels.withUnsafeMutableBufferPointer { dst in
-            for r in 0..<rows {
-                for x in 0..<width {
-                    var sum = 0.0
+            sums.withUnsafeMutableBufferPointer { sums in
+                for r in 0..<rows {
+                    for x in 0..<width { sums[x] = 0 }
                     for j in 0..<taps {
                         let s = (Double(r) + (Double(j) + 0.5) / Double(taps)) * band
-                        for i in 0..<tapsX {
-                            let t = (Double(x) + (Double(i) + 0.5) / Double(tapsX)) * stepX
-                            let p = origin + u * t + d * s
+                        var px = origin.x + d.x * s + du.0 * 0.5, py = origin.y + d.y * s + du.1 * 0.5
+                        for k in 0..<samples {
                             // Past the frame's edge: white, the quiet zone zbar needs.
-                            sum += p.x < 0 || p.y < 0 || p.x > fw || p.y > fh ? 255 : luma.sample(p.x, p.y)
+                            sums[k / tapsX] += px < 0 || py < 0 || px > fw || py > fh ? 255 : luma.sample(px, py)
+                            px += du.0
+                            py += du.1
                         }
                     }
-                    dst[r * width + x] = UInt8(min(255, max(0, sum * weight + 0.5)))
+                    for x in 0..<width { dst[r * width + x] = UInt8(min(255, max(0, sums[x] * weight + 0.5))) }
                 }
             }
         }
