@@ -496,7 +496,13 @@ struct FinderPattern {
                 // Under 1.5 px a module is noise to zbar: not a readable finder.
                 if endedDark, count >= 5, let m = ratio(runs.0, runs.1, runs.2, runs.3, runs.4), m >= 1.5 {
                     let cx = Double(starts.2) + Double(runs.2) / 2
-                    if let vm = verticalCheck(luma, x: Int(cx), y: y, threshold: threshold, module: m, y0: y0, y1: y1) {
+                    // Down the column, then along the diagonal through the centre (a blot ringed by
+                    // chance rarely passes all three).
+                    if let vm = verticalCheck(luma, x: Int(cx), y: y, threshold: threshold, module: m, y0: y0, y1: y1),
+                       let dm = crossCheck(luma, x: Int(cx), y: Int(vm.cy), dx: 1, dy: 1, threshold: threshold, module: m,
+                                           yRange: y0..<y1),
+                       // Along the diagonal a module spans 1/√2 (code turned 45°) to √2 (upright) of the row's.
+                       dm.module >= 0.6 * m, dm.module <= 1.6 * m {
                         let c = Point(x: cx, y: vm.cy)
                         let module = (m + vm.module) / 2
                         if !found.contains(where: { $0.centre.distance(to: c) < 3 * module }) {
@@ -564,25 +570,34 @@ struct FinderPattern {
     /// The same pattern down the column through (x, y): its centre row and module size.
     private static func verticalCheck(_ luma: LumaImage, x: Int, y: Int, threshold: Int, module: Double,
                                       y0: Int, y1: Int) -> (cy: Double, module: Double)? {
-        guard x >= 0, x < luma.width, Int(luma.pixel(x, y)) < threshold else { return nil }
-        func isDark(_ yy: Int) -> Bool { Int(luma.pixel(x, yy)) < threshold }
+        guard let (back, forward, m) = crossCheck(luma, x: x, y: y, dx: 0, dy: 1, threshold: threshold, module: module,
+                                                  yRange: y0..<y1) else { return nil }
+        return (Double(y) + (Double(forward) - Double(back)) / 2, m)
+    }
+
+    /// The 1:1:3:1:1 pattern through (x, y) along (dx, dy) (pixel steps, each coordinate −1…1):
+    /// the centre run's extent back and forward of (x, y), in steps, and the module size in steps.
+    private static func crossCheck(_ luma: LumaImage, x: Int, y: Int, dx: Int, dy: Int, threshold: Int, module: Double,
+                                   yRange: Range<Int>) -> (back: Int, forward: Int, module: Double)? {
+        guard x >= 0, x < luma.width, yRange.contains(y), Int(luma.pixel(x, y)) < threshold else { return nil }
         let reach = Int(module * 6)
-        // Up: centre dark, light, dark; down: the same.
-        func runs(step: Int) -> [Int]? {
+        // Each way: centre dark, light, dark.
+        func runs(_ sign: Int) -> [Int]? {
             var out = [0, 0, 0]
-            var yy = y, state = 0
+            var k = 0, state = 0
             while state < 3 {
-                guard yy >= y0, yy < y1, abs(yy - y) <= reach else { return state == 2 && out[2] > 0 ? out : nil }
+                let xx = x + sign * dx * k, yy = y + sign * dy * k
+                guard xx >= 0, xx < luma.width, yRange.contains(yy), k <= reach else { return state == 2 && out[2] > 0 ? out : nil }
                 let want = state != 1
-                if isDark(yy) == want { out[state] += 1; yy += step } else { state += 1 }
+                if (Int(luma.pixel(xx, yy)) < threshold) == want { out[state] += 1; k += 1 } else { state += 1 }
             }
             return out
         }
-        guard let up = runs(step: -1), let down = runs(step: 1) else { return nil }
-        guard let m = ratio(up[2], up[1], up[0] + down[0] - 1, down[1], down[2]) else { return nil }
-        let cy = Double(y) + (Double(down[0]) - Double(up[0])) / 2
-        return (cy, m)
+        guard let back = runs(-1), let forward = runs(1),
+              let m = ratio(back[2], back[1], back[0] + forward[0] - 1, forward[1], forward[2]) else { return nil }
+        return (back[0], forward[0], m)
     }
+
 }
 
 /// Difference between two axis angles (radians, modulo π), 0…π/2.
