@@ -46,8 +46,6 @@ public struct CodeLocator: Sendable {
     public static let minEdges = 30
     /// Least mean correlation of a verified 1D region's band profiles with their mean.
     public static let minBandAgreement = 0.85
-    /// Largest blob searched for QR finder patterns on one level, pixels of that level.
-    static let maxFinderSearch = 512.0
 
     public init() {}
 
@@ -65,8 +63,7 @@ public struct CodeLocator: Sendable {
     public var coarseLevels = 2
 
     /// Code-like regions of `luma`, best first (ties in scan order: deterministic). Regions found
-    /// on a coarser level are kept where no finer level found one, and verified ones replace the
-    /// unverified regions of finer levels they overlap.
+    /// on a coarser level are kept where no finer level found one.
     public func regions(in luma: LumaImage) -> [LocatedRegion] {
         var out = regionsAtOneScale(luma)
         var level = coarser(luma)
@@ -78,10 +75,7 @@ public struct CodeLocator: Sendable {
             for var r in next.withLuma({ regionsAtOneScale($0) }) {
                 r.quad = r.quad.scaled(sx: scale, sy: scale)
                 r.moduleSize *= scale
-                let overlaps = { (o: LocatedRegion) in o.quad.contains(r.quad.center) || r.quad.contains(o.quad.center) }
-                // A code verified here replaces the unverified blobs of finer levels around it.
-                if r.verified { out.removeAll { !$0.verified && overlaps($0) } }
-                if !out.contains(where: overlaps) { out.append(r) }
+                if !out.contains(where: { $0.quad.contains(r.quad.center) || r.quad.contains($0.quad.center) }) { out.append(r) }
             }
         }
         return Self.ranked(out)
@@ -310,11 +304,9 @@ public struct CodeLocator: Sendable {
         let box = Rect(x: Double(minC * cell) - m, y: Double(minR * cell) - m,
                        width: Double(w * cell) + 2 * m, height: Double(h * cell) + 2 * m)
             .intersection(Rect(x: 0, y: 0, width: Double(luma.width), height: Double(luma.height)))
-        // Finder patterns are looked for in blobs up to 512 px: a larger QR code is a smaller blob
-        // on a coarser level, and larger blobs are texture.
-        let finders = max(box.width, box.height) <= Self.maxFinderSearch ? FinderPattern.find(in: luma, box: box) : []
+        let finders = FinderPattern.find(in: luma, box: box)
         let degrees = atan2(s4, c4) / 4 * 180 / .pi
-        var codes = FinderPattern.qrCodes(finders)
+        var codes = FinderPattern.qrCodes(finders, in: luma)
         // Codes cannot overlap: overlapping outlines come from stray patterns (noise, texture, a
         // code turned so its patterns read unevenly), and the blob is decoded whole instead.
         if codes.indices.contains(where: { i in codes.indices.contains { j in j != i && codes[i].quad.contains(codes[j].quad.center) } }) {
@@ -367,7 +359,7 @@ struct BarProfile {
         guard n >= 16, s1 > s0 else { return nil }
         let bandHeight = (s1 - s0) / Double(Self.bands)
         var profiles = [[Double]](repeating: [Double](repeating: 0, count: n), count: Self.bands)
-        let linesPerBand = 2
+        let linesPerBand = 3
         for b in 0..<Self.bands {
             for l in 0..<linesPerBand {
                 let s = s0 + bandHeight * (Double(b) + (Double(l) + 0.5) / Double(linesPerBand))
@@ -496,13 +488,7 @@ struct FinderPattern {
                 // Under 1.5 px a module is noise to zbar: not a readable finder.
                 if endedDark, count >= 5, let m = ratio(runs.0, runs.1, runs.2, runs.3, runs.4), m >= 1.5 {
                     let cx = Double(starts.2) + Double(runs.2) / 2
-                    // Down the column, then along the diagonal through the centre (a blot ringed by
-                    // chance rarely passes all three).
-                    if let vm = verticalCheck(luma, x: Int(cx), y: y, threshold: threshold, module: m, y0: y0, y1: y1),
-                       let dm = crossCheck(luma, x: Int(cx), y: Int(vm.cy), dx: 1, dy: 1, threshold: threshold, module: m,
-                                           yRange: y0..<y1),
-                       // Along the diagonal a module spans 1/√2 (code turned 45°) to √2 (upright) of the row's.
-                       dm.module >= 0.6 * m, dm.module <= 1.6 * m {
+                    if let vm = verticalCheck(luma, x: Int(cx), y: y, threshold: threshold, module: m, y0: y0, y1: y1) {
                         let c = Point(x: cx, y: vm.cy)
                         let module = (m + vm.module) / 2
                         if !found.contains(where: { $0.centre.distance(to: c) < 3 * module }) {
@@ -518,9 +504,9 @@ struct FinderPattern {
 
     /// The QR codes three of `finders` outline (each finder used once): modules within a third of
     /// each other, centres on a right isosceles triangle (within 15 %) with sides of 10–180 modules
-    /// (a version 1 code has 14). Each as its box (the fourth corner completes the square; finder
+    /// (a version 1 code has 14), timing patterns between them. Each as its box (the fourth corner completes the square; finder
     /// centres lie 3.5 modules inside the code, plus a 2-module margin) and module size.
-    static func qrCodes(_ finders: [FinderPattern]) -> [(quad: Quad, moduleSize: Double)] {
+    static func qrCodes(_ finders: [FinderPattern], in luma: LumaImage) -> [(quad: Quad, moduleSize: Double)] {
         var used = Set<Int>(), out: [(quad: Quad, moduleSize: Double)] = []
         guard finders.count >= 3 else { return [] }
         for i in 0..<finders.count where !used.contains(i) {
@@ -538,6 +524,7 @@ struct FinderPattern {
                           abs(long - short * 2.0.squareRoot()) <= 0.15 * long else { continue }
                     let corner = f[pairs[2].1].centre
                     let others = f.indices.filter { $0 != pairs[2].1 }.map { f[$0].centre }
+                    guard hasTimingPatterns(corner: corner, others[0], others[1], module: module, in: luma) else { continue }
                     let fourth = others[0] + others[1] - corner
                     let pts = [corner, others[0], fourth, others[1]]
                     let c = pts.reduce(Point(x: 0, y: 0), +) * 0.25
@@ -554,6 +541,35 @@ struct FinderPattern {
             }
         }
         return out
+    }
+
+    /// Whether the timing patterns of a QR code with its corner finder at `corner` and the other two
+    /// at `a` and `b` (centres, pixels) are there: on row and column 6, between the finder patterns,
+    /// modules alternate dark and light. Three finder-like blots in a texture rarely have them.
+    static func hasTimingPatterns(corner: Point, _ a: Point, _ b: Point, module: Double, in luma: LumaImage) -> Bool {
+        func sample(_ p: Point) -> Double? {
+            p.x >= 0 && p.y >= 0 && p.x < Double(luma.width) && p.y < Double(luma.height) ? luma.sample(p.x, p.y) : nil
+        }
+        for (to, side) in [(a, b), (b, a)] {
+            let span = corner.distance(to: to)
+            // Finder centres are N − 7 modules apart, N = 17 + 4 · version.
+            let version = max(1, ((span / module - 10) / 4).rounded())
+            let n = 10 + 4 * version, m = span / n
+            let v = (to - corner) * (1 / span)
+            var w = Point(x: -v.y, y: v.x)
+            if dot(side - corner, w) < 0 { w = w * -1 }
+            // Module j's centre on the timing row: j − 3 modules along, 3 modules in; j = 8 … n − 2.
+            guard let dark = sample(corner), let light = sample(corner + v * (4 * m)) else { return false }
+            let threshold = (dark + light) / 2
+            var agree = 0, total = 0
+            for j in 8...Int(n - 2) {
+                guard let g = sample(corner + v * (Double(j - 3) * m) + w * (3 * m)) else { continue }
+                total += 1
+                if (g < threshold) == (j % 2 == 0) { agree += 1 }
+            }
+            guard total >= 3, Double(agree) >= 0.7 * Double(total) else { return false }
+        }
+        return true
     }
 
     /// The module size when `r` (five runs) is 1:1:3:1:1 within half a module each.
