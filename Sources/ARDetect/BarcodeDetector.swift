@@ -97,12 +97,12 @@ public final class BarcodeDetector {
             framesSinceWholeFrame = 0
             // The whole frame adds what the regions missed; a region's reading wins where both read.
             let regionCodes = result.codes
-            for var d in fullScan(luma) where !regionCodes.contains(where: { $0.quad.contains(d.quad.center) || d.quad.contains($0.quad.center) })
+            for d in fullScan(luma) where !regionCodes.contains(where: { $0.quad.contains(d.quad.center) || d.quad.contains($0.quad.center) })
                 && !skipping.contains(where: { $0.contains(d.quad.center) }) {
-                // A 1D code there was too hard for the region passes: with `wholeFrameReadsOnce` the
-                // whole frame's reading of it counts as one reading, however many of its lines agree
-                // (blurred bars misread alike on neighbouring lines); a tracker confirms it over frames.
-                if options.wholeFrameReadsOnce, !Detection.isSelfChecking(symbology: d.symbology) { d.quality = min(d.quality, 1) }
+                // A 1D code there was too hard for the region passes; zbar's whole-frame reading of it
+                // is then the likeliest misread (blurred bars misread alike on neighbouring lines and
+                // frames): without `wholeFrameAdds1D` it is left out.
+                if !options.wholeFrameAdds1D, !Detection.isSelfChecking(symbology: d.symbology) { continue }
                 result.codes.append(d)
             }
             result.located.removeAll { r in result.codes.contains { $0.quad.contains(r.quad.center) || r.quad.contains($0.quad.center) } }
@@ -122,7 +122,7 @@ public final class BarcodeDetector {
             // A region of a kind no enabled symbology has is neither decoded nor reported.
             if r.kind == .linear && !hasLinear { return false }
             if r.kind == .matrix && !hasMatrix { return false }
-            if r.verified { return true }
+            if r.verified || r.outlinedByFinderPatterns { return true }
             guard unverified > 0 else { return false }
             unverified -= 1
             return true

@@ -26,6 +26,9 @@ public struct LocatedRegion: Hashable, Sendable {
     /// whose profile agrees across the bars' height, which is at least a tenth of their length; 2D: one QR code's three finder patterns; the region is then that code alone). Only
     /// verified regions are reported as located when no pass decodes them.
     public var verified: Bool
+    /// A QR code's three finder patterns outline the region (its timing patterns may still be
+    /// unreadable, e.g. blurred): always worth decoding, verified only with its timing patterns.
+    public var outlinedByFinderPatterns = false
 }
 
 /// Finds code-like regions from gradient statistics on a grid of cells (`cell` pixels square,
@@ -313,7 +316,7 @@ public struct CodeLocator: Sendable {
             codes = []
         }
         let qr = codes.map { LocatedRegion(kind: .matrix, quad: $0.quad, axisDegrees: degrees, moduleSize: $0.moduleSize,
-                                           score: score, verified: true) }
+                                           score: score, verified: $0.timing, outlinedByFinderPatterns: true) }
         // Every finder pattern accounted for: the blob is those codes and their surroundings.
         guard codes.count * 3 < finders.count || finders.isEmpty else { return qr }
         let module: Double
@@ -504,10 +507,10 @@ struct FinderPattern {
 
     /// The QR codes three of `finders` outline (each finder used once): modules within a third of
     /// each other, centres on a right isosceles triangle (within 15 %) with sides of 10–180 modules
-    /// (a version 1 code has 14), timing patterns between them. Each as its box (the fourth corner completes the square; finder
+    /// (a version 1 code has 14); `timing`: whether the timing patterns between them are seen. Each as its box (the fourth corner completes the square; finder
     /// centres lie 3.5 modules inside the code, plus a 2-module margin) and module size.
-    static func qrCodes(_ finders: [FinderPattern], in luma: LumaImage) -> [(quad: Quad, moduleSize: Double)] {
-        var used = Set<Int>(), out: [(quad: Quad, moduleSize: Double)] = []
+    static func qrCodes(_ finders: [FinderPattern], in luma: LumaImage) -> [(quad: Quad, moduleSize: Double, timing: Bool)] {
+        var used = Set<Int>(), out: [(quad: Quad, moduleSize: Double, timing: Bool)] = []
         guard finders.count >= 3 else { return [] }
         for i in 0..<finders.count where !used.contains(i) {
             for j in (i + 1)..<finders.count where !used.contains(i) && !used.contains(j) {
@@ -524,7 +527,7 @@ struct FinderPattern {
                           abs(long - short * 2.0.squareRoot()) <= 0.15 * long else { continue }
                     let corner = f[pairs[2].1].centre
                     let others = f.indices.filter { $0 != pairs[2].1 }.map { f[$0].centre }
-                    guard hasTimingPatterns(corner: corner, others[0], others[1], module: module, in: luma) else { continue }
+                    let timing = hasTimingPatterns(corner: corner, others[0], others[1], module: module, in: luma)
                     let fourth = others[0] + others[1] - corner
                     let pts = [corner, others[0], fourth, others[1]]
                     let c = pts.reduce(Point(x: 0, y: 0), +) * 0.25
@@ -535,7 +538,7 @@ struct FinderPattern {
                     }
                     let xs = grown.map(\.x), ys = grown.map(\.y)
                     let box = Rect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
-                    out.append((Quad(box), module))
+                    out.append((Quad(box), module, timing))
                     used.formUnion([i, j, k])
                 }
             }

@@ -11,9 +11,10 @@ public struct DetectorOptions: Equatable, Sendable {
     public var threads: Int
     /// Retry regions sharpened across the bars (blurred codes).
     public var sharpen: Bool
-    /// `locate=auto`: a 1D reading added by the whole-frame scan has quality 1 (one reading), for
-    /// a consumer that confirms readings over frames (the tracker); off, zbar's line count stands.
-    public var wholeFrameReadsOnce = false
+    /// `locate=auto`: whether the whole-frame scan may add 1D readings where the region passes read
+    /// nothing (a still image: yes; a tracker, which sees the code again on the next frames: no,
+    /// such readings are the likeliest misreads).
+    public var wholeFrameAdds1D = true
     /// zbar scan-line spacing on the full frame, pixels (1 = every row and column, 1…16). Larger
     /// is faster and misses small 1D codes; region passes always scan every line.
     public var scanDensity: Int

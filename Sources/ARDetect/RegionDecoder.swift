@@ -147,33 +147,35 @@ final class RegionDecoder {
     // MARK: - 2D
 
     private func decodeMatrix(_ region: LocatedRegion, in luma: LumaImage, options: DetectorOptions) -> [Detection] {
+        // Outlined by finder patterns (or tracked): the module size is measured, not guessed.
+        let measured = region.verified || region.outlinedByFinderPatterns
         let box = region.quad.boundingBox
         let c = region.quad.center
         let w = box.width * 1.15, h = box.height * 1.15
         guard w >= 8, h >= 8 else { return [] }
         // A QR code at 3 px per module is at most 531 px across: a third of a megapixel per pass at
-        // most; an unverified region (no finder patterns seen) a tenth of a megapixel.
-        let cap = ((region.verified ? 300_000 : 100_000) / (w * h)).squareRoot()
-        // The module size is measured on finder patterns in verified regions; elsewhere it is a guess
-        // from the edge density, so an unverified region is never enlarged.
+        // most; a region without measured modules a tenth of a megapixel.
+        let cap = ((measured ? 300_000 : 100_000) / (w * h)).squareRoot()
+        // The module size is measured on finder patterns (or known from the track); elsewhere it is a guess
+        // from the edge density, so such a region is never enlarged.
         let wanted = Self.targetModulePixels / max(0.5, region.moduleSize)
-        // Verified regions shrink to no less than 8 px per module: zbar's corners, and so the
+        // Measured regions shrink to no less than 8 px per module: zbar's corners, and so the
         // overlay, keep sub-pixel precision in the frame.
-        let base = min(cap, max(0.5, region.verified ? min(3, max(wanted, min(1, 8 / max(0.5, region.moduleSize))))
+        let base = min(cap, max(0.5, measured ? min(3, max(wanted, min(1, 8 / max(0.5, region.moduleSize))))
                                                      : min(1, wanted)))
         var scales = [base]
         // Small regions again at twice the size (blurred QR codes read at 6 px per module where 3 failed).
-        if options.upscale, region.verified || base * region.moduleSize < 2.5, min(w, h) * base <= 300 {
+        if options.upscale, measured || base * region.moduleSize < 2.5, min(w, h) * base <= 300 {
             scales.append(min(cap, 2 * base))
         }
-        if options.downscale, region.verified, min(w, h) * base >= 100 { scales.append(base / 2) }
+        if options.downscale, measured, min(w, h) * base >= 100 { scales.append(base / 2) }
         func map(_ scale: Double) -> AffineMap {
             let ow = max(8, Int(w * scale)), oh = max(8, Int(h * scale))
             return AffineMap.similarity(from: Point(x: Double(ow) / 2, y: Double(oh) / 2), to: c, degrees: 0, scale: 1 / scale)
         }
         return firstConfirmed(
-            // Sharpening needs a module size: only verified regions have a measured one.
-            scales: scales, options: options, sharpenFirst: region.verified,
+            // Sharpening needs a module size: only measured regions have one.
+            scales: scales, options: options, sharpenFirst: measured,
             sharpenRadius: { Int(($0 * region.moduleSize / 2).rounded()) },
             render: { scale in
                 work.resample(luma, map: map(scale), width: max(8, Int(w * scale)), height: max(8, Int(h * scale)))

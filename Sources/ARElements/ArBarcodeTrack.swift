@@ -36,8 +36,8 @@ public final class ArBarcodeTrack: VideoFilterElement {
         var symbologies: String? = "all"
         var detectMode = DetectMode.auto
         var detectInterval = 1
-        /// Whole-frame 1D readings count once: the tracker confirms them over frames (`confirm`).
-        var detector = { var o = DetectorOptions(threads: 0); o.wholeFrameReadsOnce = true; return o }()
+        /// The whole-frame fallback adds no 1D readings: the region passes see the code again on the next frames.
+        var detector = { var o = DetectorOptions(threads: 0); o.wholeFrameAdds1D = false; return o }()
         var tracking = TrackingSettings()
     }
 
