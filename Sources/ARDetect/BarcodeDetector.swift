@@ -91,14 +91,26 @@ public final class BarcodeDetector {
         case .auto:
             var result = locateAndDecode(luma, skipping: skipping)
             framesSinceWholeFrame += 1
-            guard !result.located.isEmpty || result.codes.isEmpty, framesSinceWholeFrame >= Self.wholeFrameInterval else {
+            // Worth a whole-frame scan: a verified region left unread, a 1D reading on one line only, or nothing read.
+            let unconfirmed = result.codes.contains { !Detection.isSelfChecking(symbology: $0.symbology) && $0.quality < 2 }
+            guard !result.located.isEmpty || unconfirmed || result.codes.isEmpty,
+                  framesSinceWholeFrame >= Self.wholeFrameInterval else {
                 return result
             }
             framesSinceWholeFrame = 0
             // The whole frame adds what the regions missed; a region's reading wins where both read.
             let regionCodes = result.codes
-            for d in fullScan(luma) where !regionCodes.contains(where: { $0.quad.contains(d.quad.center) || d.quad.contains($0.quad.center) })
-                && !skipping.contains(where: { $0.contains(d.quad.center) }) {
+            for d in fullScan(luma) where !skipping.contains(where: { $0.contains(d.quad.center) }) {
+                if let i = regionCodes.firstIndex(where: { $0.quad.contains(d.quad.center) || d.quad.contains($0.quad.center) }) {
+                    // Where a region read the same code on one line only, the whole frame's reading
+                    // (more lines: a better outline) stands for it: the code is no less confirmed for
+                    // having been read twice.
+                    if options.wholeFrameAdds1D, regionCodes[i].symbology == d.symbology, regionCodes[i].payload == d.payload,
+                       d.quality > regionCodes[i].quality, regionCodes[i].quality < 2 {
+                        result.codes[i] = d
+                    }
+                    continue
+                }
                 // A 1D code there was too hard for the region passes; zbar's whole-frame reading of it
                 // is then the likeliest misread (blurred bars misread alike on neighbouring lines and
                 // frames): without `wholeFrameAdds1D` it is left out.

@@ -77,10 +77,15 @@ final class RegionDecoder {
     // MARK: - 1D strips
 
     private func decodeLinear(_ region: LocatedRegion, in luma: LumaImage, options: DetectorOptions) -> [Detection] {
-        let q = region.quad
-        let length = q.topLeft.distance(to: q.topRight), height = q.topLeft.distance(to: q.bottomLeft)
-        guard length >= 8, height >= 2 else { return [] }
-        let u = (q.topRight - q.topLeft) * (1 / length), d = (q.bottomLeft - q.topLeft) * (1 / height)
+        var q = region.quad
+        let length = q.topLeft.distance(to: q.topRight)
+        guard length >= 8, q.topLeft.distance(to: q.bottomLeft) >= 2 else { return [] }
+        let u = (q.topRight - q.topLeft) * (1 / length), d = (q.bottomLeft - q.topLeft) * (1 / q.topLeft.distance(to: q.bottomLeft))
+        // Bars cut by the frame's edge: the strip keeps the lines inside the frame (rows past the
+        // edge would be white and read nothing, leaving the code unconfirmed).
+        q = Self.clippedAcross(q, u: u, d: d, width: luma.width, height: luma.height)
+        let height = q.topLeft.distance(to: q.bottomLeft)
+        guard height >= 2 else { return [] }
         let base = min(4, max(0.25, Self.targetModulePixels / max(0.5, region.moduleSize)))
         var scales = [base]
         if options.upscale, base * 2 <= 6 { scales.append(base * 2) }
@@ -103,6 +108,25 @@ final class RegionDecoder {
                     return Detection(symbology: Symbology.displayName(s.type), payload: s.payload, quad: quad, quality: groups)
                 }
             })
+    }
+
+    /// `q` (a parallelogram along `u`, across `d`) cut across the bars to the lines whose bars
+    /// (the middle 70 % of the line; the rest is quiet zone) lie inside the `width` × `height`
+    /// frame; `q` itself when fewer than 2 px of it would remain.
+    static func clippedAcross(_ q: Quad, u: Point, d: Point, width: Int, height: Int) -> Quad {
+        let h = q.topLeft.distance(to: q.bottomLeft)
+        var lo = 0.0, hi = h
+        // p + d·s within [0, size] on each axis: an interval of s per point and axis.
+        for f in [0.15, 0.85] {
+            let p = q.topLeft + (q.topRight - q.topLeft) * f
+            for (m, dv, size) in [(p.x, d.x, Double(width)), (p.y, d.y, Double(height))] where abs(dv) > 0.05 {
+                let a = (0 - m) / dv, b = (size - m) / dv
+                lo = max(lo, min(a, b))
+                hi = min(hi, max(a, b))
+            }
+        }
+        guard hi - lo >= 2, lo > 0 || hi < h else { return q }
+        return Quad([q.topLeft + d * lo, q.topRight + d * lo, q.topRight + d * hi, q.topLeft + d * hi]) ?? q
     }
 
     /// Fills `work` with the strip: `width` columns along `u` over `length` px, `stripRows` rows,

@@ -110,4 +110,34 @@ final class CodeLocatorTests: XCTestCase {
         XCTAssertEqual(found.map(\.text), ["BLUR-128"])
         XCTAssertGreaterThanOrEqual(found.first?.quality ?? 0, 2, "several bands agree")
     }
+
+    func testStripsOfBarsCutByTheFrameEdgeKeepTheLinesInsideTheFrame() throws {
+        // A tilted region whose top third lies above the frame: cut to the rows inside it.
+        let q = Quad(topLeft: Point(x: 10, y: -20), topRight: Point(x: 210, y: -10), bottomRight: Point(x: 207, y: 50),
+                     bottomLeft: Point(x: 7, y: 40))
+        let u = (q.topRight - q.topLeft).normalised, d = (q.bottomLeft - q.topLeft).normalised
+        let cut = RegionDecoder.clippedAcross(q, u: u, d: d, width: 300, height: 100)
+        // The bars' ends (15 % and 85 % along) are inside the frame on the cut's top edge.
+        for f in [0.15, 0.85] {
+            let p = cut.topLeft + (cut.topRight - cut.topLeft) * f
+            XCTAssertGreaterThanOrEqual(p.y, -1e-9)
+        }
+        XCTAssertEqual(cut.bottomLeft.y, 40, accuracy: 1e-9, "the bottom stays")
+        XCTAssertGreaterThan(cut.topLeft.y, q.topLeft.y + 15, "the top moved down to the frame")
+        // A region inside the frame is left as it is.
+        let inside = Quad(topLeft: Point(x: 10, y: 10), topRight: Point(x: 210, y: 20), bottomRight: Point(x: 207, y: 80),
+                          bottomLeft: Point(x: 7, y: 70))
+        XCTAssertEqual(RegionDecoder.clippedAcross(inside, u: u, d: d, width: 300, height: 100), inside)
+    }
+
+    func testBarsCutByTheFrameEdgeAreReadOnSeveralLines() throws {
+        // A Code 128 whose upper half runs off the top of the frame, tilted 8°: strip rows past the
+        // edge would be white. Cut to the frame, three of the strip's four row groups read it (two
+        // when the strip keeps rows past the edge).
+        var scene = try DetectScene(width: 400, height: 120)
+        try scene.add(CodeMatrix.code128("EDGE-128"), x: 200, y: 0, module: 2, rotation: 8, barHeight: 70)
+        let found = scene.detect(try BarcodeDetector(options: DetectorOptions(locate: .regions)))
+        XCTAssertEqual(found.map(\.text), ["EDGE-128"])
+        XCTAssertGreaterThanOrEqual(found.first?.quality ?? 0, 3, "read by the bands inside the frame")
+    }
 }
