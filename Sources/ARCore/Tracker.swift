@@ -6,6 +6,10 @@ public enum TrackState: String, Hashable, Sendable {
     case detected
     /// Not decoded on this frame but still alive; its position is carried over from the last frame.
     case tracked
+    /// Alive but not seen: the code's own texture is no longer where the track is (covered, torn
+    /// off, out of the frame). Kept at its last place, unmoved, so that it comes back under the same
+    /// id when the code is read again before expiry; not drawn by default.
+    case occluded
     /// Expired: this is the last frame the track is reported on.
     case lost
     /// Seen, not yet read: a code-like region a localizer found on this frame that no decode pass
@@ -152,6 +156,8 @@ public struct Tracker: Sendable {
     private var coasting: [UInt64: Int] = [:]
     /// 1D readings not yet confirmed: they start a track once enough readings agree.
     private var pending: [Pending] = []
+    /// Tracks whose code is not seen where they are (`markOccluded`): they stay put, `occluded`.
+    private var hidden: Set<UInt64> = []
 
     private struct Pending {
         var detection: Detection
@@ -171,11 +177,12 @@ public struct Tracker: Sendable {
     /// an entry in `motions` (previous-frame pixels → this frame's, measured in the image) takes it;
     /// any other (or one whose motion would fold its quad or change its area more than twofold)
     /// coasts on its last measured centre velocity, damped by 0.8 per frame, so a code hidden or
-    /// out of view drifts to a halt. Call at most once per frame.
+    /// out of view drifts to a halt. An occluded track stays where it is. Call at most once per frame.
     public mutating func advance(motions: [UInt64: Homography]) {
         following = []
         for i in live.indices {
             let id = live[i].id
+            if hidden.contains(id) { continue }
             let before = live[i].quad
             if let h = motions[id] {
                 let moved = h.apply(before)
@@ -201,6 +208,17 @@ public struct Tracker: Sendable {
         live[i].quad = live[i].quad.translated(dx: d.x, dy: d.y)
     }
 
+    /// Marks the live tracks in `ids` as occluded (their code is not seen where they are) and every
+    /// other as seen: until it is decoded again, or marked seen, an occluded track is reported
+    /// `occluded` and not moved. Call after `advance`, before `update`.
+    public mutating func markOccluded(_ ids: Set<UInt64>) {
+        hidden = ids.intersection(live.map(\.id))
+        following.subtract(hidden)
+    }
+
+    /// Ids of the live tracks marked occluded.
+    public var occludedIDs: Set<UInt64> { hidden }
+
     /// Scales every live track's quad (e.g. after the frame size changed), x by `sx`, y by `sy`.
     public mutating func rescale(sx: Double, sy: Double) {
         for i in live.indices { live[i].quad = live[i].quad.scaled(sx: sx, sy: sy) }
@@ -223,7 +241,8 @@ public struct Tracker: Sendable {
     ///   `confirmReadings` readings agree: its `quality` (scan lines) plus the readings of unconfirmed
     ///   detections of the same payload at the same place on earlier frames within `expiry`.
     /// - Expiry: a track with `timestamp - lastDecoded > expiryNanoseconds` cannot be matched; it is
-    ///   reported once as `lost` (in `tracks` and `removed`) and forgotten. Others not matched are `tracked`.
+    ///   reported once as `lost` (in `tracks` and `removed`) and forgotten. Others not matched are
+    ///   `tracked`, or `occluded` when marked so (`markOccluded`); a match ends the occlusion.
     /// - Discontinuity: a timestamp earlier than the previous one (e.g. after a seek) ends every live
     ///   track — they are reported `lost` in this update — and the frame is then processed as the first
     ///   of a new sequence. Ids keep increasing.
@@ -278,9 +297,12 @@ public struct Tracker: Sendable {
             survivors[pair.track].quality = detection.quality
             survivors[pair.track].lastDecodedNanoseconds = now
             survivors[pair.track].state = .detected
+            hidden.remove(survivors[pair.track].id)
             updated.append(survivors[pair.track])
         }
-        for t in survivors.indices where !trackMatched[t] { survivors[t].state = .tracked }
+        for t in survivors.indices where !trackMatched[t] {
+            survivors[t].state = hidden.contains(survivors[t].id) ? .occluded : .tracked
+        }
 
         var added: [Track] = []
         for (d, detection) in merged.enumerated() where !detectionMatched[d] {
@@ -291,7 +313,10 @@ public struct Tracker: Sendable {
             // Two codes cannot overlap: a reading of another payload on a live track's code is a
             // misreading (e.g. a blurred 1D code read with two wrong characters whose check character
             // still holds). It neither renames that track nor starts one while the track lives.
-            if survivors.contains(where: { $0.payload != detection.payload && $0.quad.contains(detection.quad.center) }) { continue }
+            // An occluded track's code is not there: it blocks nothing.
+            if survivors.contains(where: {
+                $0.payload != detection.payload && $0.state != .occluded && $0.quad.contains(detection.quad.center)
+            }) { continue }
             // A 1D reading starts a track only once enough readings agree (this frame's scan lines
             // plus earlier frames' readings of the same payload at the same place).
             if !Detection.isSelfChecking(symbology: detection.symbology) {
@@ -313,6 +338,7 @@ public struct Tracker: Sendable {
         live = survivors.sorted { $0.id < $1.id }
         let liveIDs = Set(live.map(\.id))
         velocity = velocity.filter { liveIDs.contains($0.key) }
+        hidden.formIntersection(liveIDs)
         coasting = coasting.filter { liveIDs.contains($0.key) }
         let byID: (Track, Track) -> Bool = { $0.id < $1.id }
         return TrackerUpdate(tracks: (live + removed).sorted(by: byID), added: added.sorted(by: byID),
@@ -350,6 +376,7 @@ public struct Tracker: Sendable {
         velocity = [:]
         following = []
         coasting = [:]
+        hidden = []
     }
 
     /// Merges same-code detections that overlap (one's centre inside the other's quad). Keeps a

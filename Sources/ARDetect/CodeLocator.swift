@@ -222,7 +222,7 @@ public struct CodeLocator: Sendable {
         let ts = pts.map { dot($0 - mean, u) }, ss = pts.map { dot($0 - mean, d) }
         // Cell centres: half a cell in, then a margin for the quiet zone and the cells at the ends.
         let half = Double(cell) * 0.5
-        var t0 = ts.min()! - half - Double(cell), t1 = ts.max()! + half + Double(cell)
+        let t0 = ts.min()! - half - Double(cell), t1 = ts.max()! + half + Double(cell)
         let s0 = ss.min()! - half, s1 = ss.max()! + half
         // Bars span at least three cells across, and a code is not much taller than wide: a long
         // thin run of parallel edges is a border or a shadow.

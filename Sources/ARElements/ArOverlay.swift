@@ -16,12 +16,17 @@ private let cat = DebugCategory("aroverlay", description: "arbarcode AR overlay 
 /// they are on only (no identity: no fade, no expiry), under the codes' overlays, as the style's
 /// first `"state": "located"` rule says, else as `Style.defaultLocatedOverlays` (a thin grey
 /// outline); `show-located=false` ignores them. They fire no `draw` or `overlay-*` signal.
+///
+/// Codes in state `occluded` (the tracker no longer sees them at their place) fade out as on
+/// expiry and stay undrawn while occluded; seen again, they fade back in (`show-occluded` draws
+/// them as tracked codes).
 public final class ArOverlay: VideoFilterElement {
     public struct Settings {
         var font: String? = "Sans Bold"
         var outlineWidth = 3.0
         var showLabels = true
         var showLocated = true
+        var showOccluded = false
         var style: String?
         var hint: String?
     }
@@ -50,6 +55,9 @@ public final class ArOverlay: VideoFilterElement {
         .bool("show-located", "Show located",
               "Draw regions seen but not read (state 'located'): a thin grey outline, or the style's 'located' rules; "
                   + "false: ignore them", \.showLocated),
+        .bool("show-occluded", "Show occluded",
+              "Draw codes the tracker reports 'occluded' (not seen at their place: covered, torn off, out of the frame) "
+                  + "as tracked ones; false: their overlays fade out and stay hidden until the code is seen again", \.showOccluded),
     ]
 
     /// Signal indices, in `signals` order.
@@ -288,7 +296,7 @@ public final class ArOverlay: VideoFilterElement {
         let regions = frame.barcodeRegions
         let sightings = regions.filter { $0.state != .lost && $0.state != .located }.map {
             CodeSighting(info: CodeInfo(symbology: $0.symbology, text: $0.text, trackID: $0.trackID), quad: $0.quad,
-                         detected: $0.state == .detected)
+                         detected: $0.state == .detected, occluded: $0.state == .occluded && !s.showOccluded)
         }
         let changes = state.timeline.update(sightings, at: t, frameSeconds: frameSeconds)
         let generation = state.generation &+ shared.generation

@@ -30,6 +30,17 @@ final class TrackingStage {
     /// Motion measured on the last frame per track: the guess for the next.
     private var lastMotion: [UInt64: Homography] = [:]
     private var smoothers: [UInt64: QuadSmoother] = [:]
+    /// Per track: its code's look on the last frame it was decoded on, and how many frames in a row
+    /// since then its place has not looked like it.
+    private var looks: [UInt64: Appearance] = [:]
+    private var unlike: [UInt64: Int] = [:]
+    /// Looks of the detections carried onto the frame in progress, taken on the frames they were
+    /// decoded on (where the code was), at their carried quads.
+    private var carriedLooks: [(quad: Quad, look: Appearance)] = []
+    /// Whether to report tracks whose code is not seen as `occluded`.
+    private var detectOcclusion = true
+    /// Frames in a row a track's place must look unlike its code before it is `occluded` (two: 67 ms at 30 fps).
+    static let occlusionFrames = 2
     private var frameCount: UInt64 = 0
     private var size: (width: Int, height: Int)?
     private var timestamp: UInt64 = 0
@@ -55,6 +66,8 @@ final class TrackingStage {
         spare = nil
         lastMotion = [:]
         smoothers = [:]
+        looks = [:]
+        unlike = [:]
     }
 
     /// Allocates the pyramids of the first frames of `width` × `height` ahead of them (when caps
@@ -76,6 +89,10 @@ final class TrackingStage {
         let c = settings.configuration
         let smoothing = settings.smoothing
         if c != tracker.configuration { tracker.configuration = c }
+        if settings.occlusion != detectOcclusion {
+            detectOcclusion = settings.occlusion
+            if !detectOcclusion { tracker.markOccluded([]) }
+        }
         if smoothing != self.smoothing {
             self.smoothing = smoothing
             smoothers = [:]
@@ -98,6 +115,8 @@ final class TrackingStage {
             previous = nil
             lastMotion = [:]
             smoothers = [:]
+            looks = [:]
+            unlike = [:]
         }
         size = (frame.width, frame.height)
         if let p = prepared.popLast() { spare = p }
@@ -115,7 +134,27 @@ final class TrackingStage {
         }
         lastMotion = motions
         tracker.advance(motions: motions)
+        if detectOcclusion, let cur = current { checkOcclusion(cur) }
         return tracker.liveTracks
+    }
+
+    /// Marks occluded the tracks whose place has not looked like their code for `occlusionFrames`
+    /// frames in a row (or lies mostly outside the frame), and seen again those whose place looks
+    /// like it once more.
+    private func checkOcclusion(_ pyramid: LumaPyramid) {
+        var occluded = tracker.occludedIDs
+        for t in tracker.liveTracks {
+            guard let look = looks[t.id] else { continue }
+            if Appearance(pyramid, quad: t.quad)?.matches(look) ?? false {
+                unlike[t.id] = 0
+                occluded.remove(t.id)
+            } else {
+                let n = (unlike[t.id] ?? 0) + 1
+                unlike[t.id] = n
+                if n >= Self.occlusionFrames { occluded.insert(t.id) }
+            }
+        }
+        tracker.markOccluded(occluded)
     }
 
     /// Detections decoded on frame `index` (e.g. by a worker), moved onto the frame in progress: by
@@ -128,22 +167,31 @@ final class TrackingStage {
         guard index != frameIndex else { return detections }
         let live = tracker.liveTracks
         return detections.compactMap { d in
-            if let moved = history.carry(d, from: index, to: live) { return moved }
-            let isNew = !live.contains { $0.symbology == d.symbology && $0.payload == d.payload }
-            guard let pyramid, let cur = current, pyramid.width == cur.width, pyramid.height == cur.height else {
-                return isNew ? d : nil
-            }
-            // A code's own texture may not be enough (fine bars follow only across): retry with
-            // its surroundings, a region twice its size.
-            // A fit that folds the quad or changes its area twofold is refused.
-            for region in [d.quad, Self.grown(d.quad, by: 2)] {
-                guard let m = estimator.estimate(region, from: pyramid, to: cur) else { continue }
-                var moved = d
-                moved.quad = m.transform.apply(d.quad)
-                if moved.quad.isPlausibleMove(from: d.quad) { return moved }
-            }
+            guard let moved = carried(d, from: index, live: live, pyramid: pyramid) else { return nil }
+            // The code's look where it was read: on this frame it may be covered already.
+            if detectOcclusion, let pyramid, let look = Appearance(pyramid, quad: d.quad) { carriedLooks.append((moved.quad, look)) }
+            return moved
+        }
+    }
+
+    /// `d`, decoded on frame `index`, moved onto the frame in progress (see `carry`); nil when it
+    /// cannot be carried.
+    private func carried(_ d: Detection, from index: UInt64, live: [Track], pyramid: LumaPyramid?) -> Detection? {
+        if let moved = history.carry(d, from: index, to: live) { return moved }
+        let isNew = !live.contains { $0.symbology == d.symbology && $0.payload == d.payload }
+        guard let pyramid, let cur = current, pyramid.width == cur.width, pyramid.height == cur.height else {
             return isNew ? d : nil
         }
+        // A code's own texture may not be enough (fine bars follow only across): retry with
+        // its surroundings, a region twice its size.
+        // A fit that folds the quad or changes its area twofold is refused.
+        for region in [d.quad, Self.grown(d.quad, by: 2)] {
+            guard let m = estimator.estimate(region, from: pyramid, to: cur) else { continue }
+            var moved = d
+            moved.quad = m.transform.apply(d.quad)
+            if moved.quad.isPlausibleMove(from: d.quad) { return moved }
+        }
+        return isNew ? d : nil
     }
 
     /// `quad` scaled by `factor` about its centre.
@@ -175,7 +223,20 @@ final class TrackingStage {
             reported.append(BarcodeRegion(trackID: t.id, symbology: t.symbology, payload: t.payload, quad: quad,
                                           state: t.state, quality: t.quality))
         }
-        for t in update.removed { smoothers[t.id] = nil }
+        for t in update.removed {
+            smoothers[t.id] = nil
+            looks[t.id] = nil
+            unlike[t.id] = nil
+        }
+        // A code's look is taken where it was decoded: on the frame it was read on.
+        if detectOcclusion, let cur = current {
+            for t in update.tracks where t.state == .detected {
+                let carried = carriedLooks.first { $0.quad.contains(t.quad.center) || t.quad.contains($0.quad.center) }
+                if let look = carried?.look ?? Appearance(cur, quad: t.quad) { looks[t.id] = look }
+                unlike[t.id] = 0
+            }
+        }
+        carriedLooks = []
         frame.setBarcodeRegions(reported + located.filter { $0.state == .located })
         let addedIDs = Set(update.added.map(\.id)), removedIDs = Set(update.removed.map(\.id))
         let events = TrackEvents.Frame(index: frameIndex, ptsNanoseconds: frame.buffer.ptsNanoseconds,
@@ -205,6 +266,8 @@ struct TrackingSettings {
     var messageUpdates = false
     /// Agreeing readings a new 1D code needs to become a track.
     var confirm = 2
+    /// Report tracks whose code is not seen at their place as `occluded`.
+    var occlusion = true
 
     var configuration: TrackerConfiguration {
         TrackerConfiguration(expiryNanoseconds: UInt64(max(0, expirySeconds) * 1e9), maxTracks: maxTracks, confirmReadings: confirm)
@@ -226,6 +289,11 @@ struct TrackingSettings {
                       + "readings of the same payload at the same place on earlier frames (2D codes carry error correction and "
                       + "need one). 1 shows single-line readings at once, misreads of blurred codes included; higher waits longer",
                   path.appending(path: \.confirm), range: 1...8),
+            .bool("occlusion", "Detect occlusion",
+                  "Report a track as 'occluded' when its place has not looked like its code for 2 frames in a row (covered, torn "
+                      + "off, out of the frame): kept unmoved under its id until expiry, back to 'tracked' when the code is seen "
+                      + "again; aroverlay does not draw it. false: such tracks stay 'tracked' at their last place until expiry",
+                  path.appending(path: \.occlusion)),
             .bool("post-messages", "Post messages", TrackEvents.messagesBlurb, path.appending(path: \.messages)),
             .bool("message-updates", "Message updates", TrackEvents.updatesBlurb, path.appending(path: \.messageUpdates)),
         ]

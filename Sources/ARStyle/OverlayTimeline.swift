@@ -17,11 +17,14 @@ public struct CodeSighting: Hashable, Sendable {
     public var quad: Quad
     /// Decoded on this frame (`detected`), rather than only followed (`tracked`).
     public var detected: Bool
+    /// Not seen on this frame (`occluded`: covered, torn off, out of the frame): its overlay fades out.
+    public var occluded: Bool
 
-    public init(info: CodeInfo, quad: Quad, detected: Bool) {
+    public init(info: CodeInfo, quad: Quad, detected: Bool, occluded: Bool = false) {
         self.info = info
         self.quad = quad
         self.detected = detected
+        self.occluded = occluded
     }
 }
 
@@ -30,7 +33,8 @@ public struct CodeSighting: Hashable, Sendable {
 /// An overlay appears on the first frame its code is on and fades in over `fade` seconds (that
 /// first frame already at one frame's worth); it follows the code's quad on the current frame; it
 /// stays for `expiry` seconds after the code's last detection (at the last quad once the code is
-/// gone), then fades out over `fade` seconds and is removed.
+/// gone), then fades out over `fade` seconds and is removed. A code reported occluded fades out at
+/// once (over `fade` seconds) and is kept, undrawn, until expiry: seen again, it fades back in.
 public struct OverlayTimeline: Sendable {
     /// One code's overlay over time.
     public struct Entry: Hashable, Sendable {
@@ -43,6 +47,8 @@ public struct OverlayTimeline: Sendable {
         public var lastDetected: Double
         /// Whether the code is on the current frame.
         public var present: Bool
+        /// When the code was first reported occluded since it was last seen, seconds; nil while seen.
+        public var occludedSince: Double?
         /// Opacity on the current frame, 0…1.
         public var opacity: Double
     }
@@ -101,13 +107,21 @@ public struct OverlayTimeline: Sendable {
             if var e = entries[key] {
                 e.info = s.info
                 e.quad = s.quad
-                e.present = true
+                e.present = !s.occluded
+                if s.occluded {
+                    if e.occludedSince == nil { e.occludedSince = t }
+                } else if e.occludedSince != nil {
+                    // Seen again: fades back in.
+                    e.occludedSince = nil
+                    e.firstSeen = t
+                }
                 // A timestamp going backwards (a loop, a seek without flush): restart the clock.
                 if t < e.lastDetected { e.firstSeen = t; e.lastDetected = t }
                 if s.detected { e.lastDetected = t }
                 entries[key] = e
             } else {
-                entries[key] = Entry(key: key, info: s.info, quad: s.quad, firstSeen: t, lastDetected: t, present: true, opacity: 0)
+                entries[key] = Entry(key: key, info: s.info, quad: s.quad, firstSeen: t, lastDetected: t, present: !s.occluded,
+                                     occludedSince: s.occluded ? t : nil, opacity: 0)
                 order.append(key)
                 changes.created.append(entries[key]!)
             }
@@ -116,17 +130,21 @@ public struct OverlayTimeline: Sendable {
         for key in order {
             guard var e = entries[key] else { continue }
             if !seen.contains(key) { e.present = false }
-            guard let o = Self.opacity(firstSeen: e.firstSeen, lastDetected: e.lastDetected, at: t, frameSeconds: frameSeconds,
+            guard var o = Self.opacity(firstSeen: e.firstSeen, lastDetected: e.lastDetected, at: t, frameSeconds: frameSeconds,
                                        expiry: expirySeconds, fade: fadeSeconds) else {
                 entries[key] = nil
                 changes.removed.append(e)
                 continue
             }
+            if let since = e.occludedSince {
+                // Fading out from the first occluded frame (which shows one frame's worth of fade).
+                o = fadeSeconds > 0 ? min(o, max(0, 1 - (t - since + frameSeconds) / fadeSeconds)) : 0
+            }
             e.opacity = o
             entries[key] = e
             kept.append(key)
             if e.present { changes.updated.append(e) }
-            changes.visible.append(e)
+            if o > 0 { changes.visible.append(e) }
         }
         order = kept
         // Entries created on this frame report their opacity too.

@@ -29,7 +29,7 @@ enum StreamBench {
             arcodesrc is-live=true codes=\(codes) ! video/x-raw,width=\(width),height=\(height),framerate=30/1
               ! arstamp ! arbarcodetrack ! aroverlay
             """
-        FileManager.default.createFile(atPath: file, contents: Data(pipeline.utf8))
+        _ = FileManager.default.createFile(atPath: file, contents: Data(pipeline.utf8))
         let server = try ServerProcess(file: file)
         defer { server.stop() }
         print("arserve: \(server.url) (\(server.encoderLine))")

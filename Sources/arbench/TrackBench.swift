@@ -460,7 +460,8 @@ struct TrackBench {
         var lastVisible: [[UInt8]: UInt64] = [:]
         for t in truth.frames {
             // Regions seen but not read (located) are not readings: neither hits nor false tracks.
-            let out = byFrame[t.frame]?.objects.filter { $0.state != .lost && $0.state != .located } ?? []
+            // Nor are occluded tracks: kept for their ids, not drawn.
+            let out = byFrame[t.frame]?.objects.filter { $0.state != .lost && $0.state != .located && $0.state != .occluded } ?? []
             let visibleNow = Set(t.objects.map { Self.payloadKey(nil, $0.payload) })
             for p in visibleNow { lastVisible[p] = t.frame }
             if out.contains(where: { o in

@@ -35,8 +35,8 @@ final class FrameRecordTests: XCTestCase {
     }
 
     func testTrackStateNamesMatchTheSchema() {
-        XCTAssertEqual([TrackState.detected, .tracked, .lost, .located].map(\.rawValue),
-                       ["detected", "tracked", "lost", "located"])
+        XCTAssertEqual([TrackState.detected, .tracked, .occluded, .lost, .located].map(\.rawValue),
+                       ["detected", "tracked", "occluded", "lost", "located"])
     }
 
     /// A region seen but not read: id 0, its class, no `data`; a code beside it keeps every field.

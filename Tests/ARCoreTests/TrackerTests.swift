@@ -271,4 +271,39 @@ final class TrackerTests: XCTestCase {
         XCTAssertFalse(folded.isPlausibleMove(from: square))
         XCTAssertFalse(square.scaled(sx: 2, sy: 2).isPlausibleMove(from: square))
     }
+
+    func testAnOccludedTrackIsReportedOccludedUnmovedAndComesBackUnderItsId() throws {
+        var tracker = Tracker()
+        _ = tracker.update(detections: [code("A", x: 0, y: 0)], timestampNanoseconds: 0)
+        tracker.advance(motions: [1: Homography(matrix: [1, 0, 5, 0, 1, 0, 0, 0, 1])!])
+        let moved = tracker.update(detections: [], timestampNanoseconds: 33 * ms).tracks
+        XCTAssertEqual(moved.map(\.state), [.tracked])
+        tracker.markOccluded([1])
+        // Neither a measured motion nor coasting moves it while occluded.
+        tracker.advance(motions: [1: Homography(matrix: [1, 0, 7, 0, 1, 0, 0, 0, 1])!])
+        let hidden = tracker.update(detections: [], timestampNanoseconds: 66 * ms).tracks
+        XCTAssertEqual(hidden.map(\.state), [.occluded])
+        XCTAssertEqual(hidden.first?.quad, moved.first?.quad)
+        tracker.advance(motions: [:])
+        XCTAssertEqual(tracker.update(detections: [], timestampNanoseconds: 99 * ms).tracks.first?.quad, moved.first?.quad)
+        // Read again elsewhere (the camera moved while it was covered): the same track, seen.
+        let back = tracker.update(detections: [code("A", x: 200, y: 0)], timestampNanoseconds: 500 * ms)
+        XCTAssertEqual(back.tracks.map(\.id), [1])
+        XCTAssertEqual(back.tracks.map(\.state), [.detected])
+        XCTAssertEqual(tracker.occludedIDs, [])
+    }
+
+    func testAnOccludedTrackExpiresAndBlocksNoOtherCodeAtItsPlace() {
+        var tracker = Tracker()
+        _ = tracker.update(detections: [code("OLD", x: 0, y: 0)], timestampNanoseconds: 0)
+        tracker.markOccluded([1])
+        // The label was replaced: another code where the occluded one was starts its own track.
+        let replaced = tracker.update(detections: [code("NEW", x: 2, y: 0)], timestampNanoseconds: 33 * ms)
+        XCTAssertEqual(replaced.added.map(\.text), ["NEW"])
+        XCTAssertEqual(replaced.tracks.first { $0.id == 1 }?.state, .occluded)
+        // Occluded tracks still expire.
+        _ = tracker.update(detections: [code("NEW", x: 2, y: 0)], timestampNanoseconds: 600 * ms)
+        let later = tracker.update(detections: [code("NEW", x: 2, y: 0)], timestampNanoseconds: 1100 * ms)
+        XCTAssertEqual(later.removed.map(\.id), [1])
+    }
 }

@@ -110,4 +110,25 @@ final class OverlayLocatedTests: XCTestCase {
         XCTAssertEqual([red.minX, red.minY, red.maxX + 1, red.maxY + 1], [200, 150, 240, 190], "only the read code gets the rule")
         for (x, y) in edgeMidpoints(locatedQuad) { XCTAssertTrue(image.hasGreyNear(x, y)) }
     }
+
+    func testAnOccludedCodeFadesOutAndIsNotDrawnUnlessShowOccluded() throws {
+        let quad = Quad(Rect(x: 100, y: 80, width: 60, height: 60))
+        func code(_ state: TrackState) -> BarcodeRegion {
+            BarcodeRegion(trackID: 7, symbology: "QR-Code", payload: Array("HIDDEN".utf8), quad: quad, state: state, quality: 0)
+        }
+        for show in [false, true] {
+            let h = OverlayHarness("aroverlay show-occluded=\(show)")
+            for i in 0..<10 {
+                let out = try XCTUnwrap(h.push(h.black, codes: [code(.detected)], seconds: Double(i) / 30))
+                XCTAssertFalse(BGRxImage(bytes: out.bytes, width: h.width).isBlack, "drawn while seen")
+            }
+            // Occluded for half a second (within the 1 s expiry): faded out, nothing drawn.
+            var last: BGRxImage?
+            for i in 10..<25 {
+                let out = try XCTUnwrap(h.push(h.black, codes: [code(.occluded)], seconds: Double(i) / 30))
+                last = BGRxImage(bytes: out.bytes, width: h.width)
+            }
+            XCTAssertEqual(try XCTUnwrap(last).isBlack, !show, "show-occluded=\(show)")
+        }
+    }
 }

@@ -55,6 +55,32 @@ final class TrackTests: XCTestCase {
         XCTAssertNotEqual(again.first?.trackID, id)
     }
 
+    func testACoveredCodeIsOccludedOnItsSecondCoveredFrameUnmovedAndComesBackUnderItsId() throws {
+        var withCode = TestFrame(width: 240, height: 240)
+        withCode.addQR("COVER", x: 120, y: 120, module: 4)
+        // A box with print on it in front of the code: stripes, not the code's texture.
+        var covered = withCode
+        for y in 60..<180 { for x in 60..<180 { covered.image[x, y] = (x / 7 + y / 11) % 2 == 0 ? 50 : 190 } }
+        for occlusion in [true, false] {
+            let h = Harness("arbarcodetrack detect-mode=sync occlusion=\(occlusion)", caps: withCode.i420Caps)
+            var states: [TrackState] = []
+            var ids: Set<UInt64> = []
+            var quads: [Quad] = []
+            for (i, f) in [withCode, withCode, covered, covered, covered, withCode].enumerated() {
+                let regions = try XCTUnwrap(h.process(f.i420, ptsNanoseconds: UInt64(i) * frameNs)).regions
+                XCTAssertEqual(regions.count, 1, "frame \(i)")
+                states += regions.map(\.state)
+                ids.formUnion(regions.compactMap(\.trackID))
+                quads += regions.map(\.quad)
+            }
+            // Within 0.1 s: the second covered frame.
+            XCTAssertEqual(states, occlusion ? [.detected, .detected, .tracked, .occluded, .occluded, .detected]
+                                             : [.detected, .detected, .tracked, .tracked, .tracked, .detected], "occlusion=\(occlusion)")
+            XCTAssertEqual(ids.count, 1, "one id throughout")
+            if occlusion { assertQuad(quads[3], quads[1], within: 0.5) }
+        }
+    }
+
     func testArtrackAfterArbarcodedetectGivesStableIds() throws {
         let h = Harness("arbarcodedetect ! artrack", caps: TestFrame(width: 240, height: 240).i420Caps)
         var ids: Set<UInt64> = []

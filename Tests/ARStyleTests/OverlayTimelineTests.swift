@@ -44,4 +44,21 @@ final class OverlayTimelineTests: XCTestCase {
         XCTAssertEqual(OverlayTimeline.opacity(firstSeen: 0, lastDetected: 0, at: 1, frameSeconds: frame, expiry: 1, fade: 0), 1)
         XCTAssertNil(OverlayTimeline.opacity(firstSeen: 0, lastDetected: 0, at: 1.001, frameSeconds: frame, expiry: 1, fade: 0))
     }
+
+    func testAnOccludedCodeFadesOutAtOnceAndBackInWhenSeenAgain() {
+        var t = OverlayTimeline(expirySeconds: 1, fadeSeconds: 0.2)
+        _ = t.update([code], at: 0, frameSeconds: frame)
+        XCTAssertEqual(t.update([code], at: 0.2, frameSeconds: frame).visible.first?.opacity, 1)
+        var hidden = code
+        hidden.detected = false
+        hidden.occluded = true
+        // The first occluded frame shows one frame's worth of fade, then it goes on fading.
+        XCTAssertEqual(t.update([hidden], at: 0.24, frameSeconds: frame).visible.first?.opacity ?? 0, 0.8, accuracy: 1e-9)
+        XCTAssertEqual(t.update([hidden], at: 0.34, frameSeconds: frame).visible.first?.opacity ?? 0, 0.3, accuracy: 1e-9)
+        let gone = t.update([hidden], at: 0.5, frameSeconds: frame)
+        XCTAssertTrue(gone.visible.isEmpty, "not drawn while occluded")
+        XCTAssertTrue(gone.removed.isEmpty, "kept until expiry")
+        // Seen again: fades back in.
+        XCTAssertEqual(t.update([code], at: 0.6, frameSeconds: frame).visible.first?.opacity ?? 0, 0.2, accuracy: 1e-9)
+    }
 }
