@@ -6,13 +6,19 @@ import Foundation
 /// for one binary PGM image (`gst-launch-1.0 … ! pnmenc`); OUT gets the regions drawn (verified
 /// white, others black).
 enum LocateCommand {
-    static let command = BenchCommand(name: "locate", summary: "[--regions|--full] IN.pgm [OUT.pgm]: localizer regions, readings and time for one image",
+    static let command = BenchCommand(name: "locate", summary: "[--regions|--full] [--repeat N] IN.pgm [OUT.pgm]: localizer regions, readings and time (median of N runs, default 5) for one image",
                                       run: run)
 
     static func run(_ args: [String]) throws {
         var args = args, options = DetectorOptions()
         if let i = args.firstIndex(of: "--regions") { options.locate = .regions; args.remove(at: i) }
         if let i = args.firstIndex(of: "--full") { options.locate = .full; args.remove(at: i) }
+        // Timing runs (median of them); more for profiling (`perf record`).
+        var runs = 5
+        if let i = args.firstIndex(of: "--repeat"), i + 1 < args.count, let n = Int(args[i + 1]), n > 0 {
+            runs = n
+            args.removeSubrange(i...(i + 1))
+        }
         guard let input = args.first else { throw BenchError.usage("arbench locate [--regions|--full] IN.pgm [OUT.pgm]") }
         var (width, height, pixels) = try readPGM(input)
         let detector = try BarcodeDetector(options: DetectorOptions(locate: options.locate, threads: 1))
@@ -20,13 +26,13 @@ enum LocateCommand {
             let luma = LumaImage(base: raw.baseAddress!, width: width, height: height, stride: width)
             return (detector.locate(luma), detector.scan(luma))
         }
-        // Time, one thread, median of 5: the localizer alone, then locate + decode.
+        // Time, one thread, median of `runs`: the localizer alone, then locate + decode.
         func median(_ body: () -> Void) -> Double {
-            (0..<5).map { _ in
+            (0..<runs).map { _ in
                 let t0 = DispatchTime.now().uptimeNanoseconds
                 body()
                 return Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
-            }.sorted()[2]
+            }.sorted()[runs / 2]
         }
         pixels.withUnsafeBytes { raw in
             let luma = LumaImage(base: raw.baseAddress!, width: width, height: height, stride: width)
