@@ -1,14 +1,19 @@
 # Conveniences; the README's two commands are scripts/demo.sh and scripts/test.sh.
+SHELL := /bin/bash
 PREFIX ?=
 PLUGIN_DIR := $(if $(PREFIX),$(PREFIX)/lib/gstreamer-1.0,$(HOME)/.local/share/gstreamer-1.0/plugins)
 SWIFT := $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 
-.PHONY: all build test demo install uninstall inspect clean accuracy bench
+.PHONY: all build test demo install uninstall inspect clean accuracy bench dist
 
 all: build
 
 build:
-	$(SWIFT) build -c release --product gstarbarcode
+	set -o pipefail; $(SWIFT) build -c release --product gstarbarcode 2>&1 | { grep -v "prohibited flag" || true; }
+
+# A tarball that runs without the Swift toolchain (plugin, arserve, Swift runtime; RUNPATH $$ORIGIN-relative).
+dist:
+	./scripts/dist.sh dist
 
 test:
 	./scripts/test.sh
@@ -39,4 +44,4 @@ inspect: build
 	GST_PLUGIN_PATH=$(CURDIR)/.build/release gst-inspect-1.0 arbarcode
 
 clean:
-	rm -rf .build out
+	rm -rf .build out dist

@@ -14,5 +14,5 @@ corpus=${1:-../shared/corpus/zxing-cpp-samples}
 [ $# -gt 0 ] && shift
 scripts/deps.sh bench >&2
 source scripts/env.sh
-swift build -c release --product arbench >&2
+quiet_swift swift build -c release --product arbench >&2
 exec .build/release/arbench accuracy "$corpus" "$@"

@@ -6,8 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh bench
 source scripts/env.sh
-swift build -c release --product arbench
-swift build -c release --product arserve
+quiet_swift swift build -c release --product arbench
+quiet_swift swift build -c release --product arserve
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 for command in detect track overlay stream; do
   echo

@@ -8,8 +8,8 @@ source scripts/env.sh
 out="$AR_ROOT/out"
 mkdir -p "$out"
 echo "demo: building the plugin and arserve (release)"
-swift build -c release --product gstarbarcode
-swift build -c release --product arserve
+quiet_swift swift build -c release --product gstarbarcode
+quiet_swift swift build -c release --product arserve
 W=1280 H=720 FRAMES=300
 echo "demo: running pipelines/demo.pipeline for $FRAMES frames (${W}x${H}, 30 fps, not paced)"
 rm -f "$out"/demo-snapshot-*.png

@@ -8,7 +8,7 @@
 set -euo pipefail
 
 build=(pkg-config make libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstrtspserver-1.0-dev
-       libzbar-dev libcairo2-dev libpango1.0-dev libqrencode-dev gstreamer1.0-tools gstreamer1.0-plugins-base
+       patchelf libzbar-dev libcairo2-dev libpango1.0-dev libqrencode-dev gstreamer1.0-tools gstreamer1.0-plugins-base
        gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav
        fonts-dejavu-core fonts-ipafont-gothic
        # what the Swift toolchain itself needs to compile and link on Debian 12

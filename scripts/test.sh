@@ -5,8 +5,12 @@ cd "$(dirname "$0")/.."
 scripts/deps.sh build
 source scripts/env.sh
 echo "test: building the plugin (release)"
-swift build -c release --product gstarbarcode
+quiet_swift swift build -c release --product gstarbarcode
 echo "test: checking that gst-inspect-1.0 loads it from $AR_PLUGIN_DIR"
 gst-inspect-1.0 arbarcode >/dev/null
+echo "test: make dist, unpacked and run without the Swift toolchain"
+dist=$(mktemp -d)
+scripts/dist-check.sh "$(scripts/dist.sh "$dist" | tail -n 1)"
+rm -rf "$dist"
 echo "test: running the test suite"
-swift test --disable-swift-testing
+quiet_swift swift test --disable-swift-testing
