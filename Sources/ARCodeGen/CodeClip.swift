@@ -1,9 +1,15 @@
 import ARCore
 import Foundation
 
-/// The symbologies a `CodeClip` draws.
+/// The symbologies a `CodeClip` draws; raw values are the detectors' symbology names.
 public enum CodeClipKind: String, CaseIterable, Hashable, Sendable {
-    case qr, ean13, code128
+    case qr = "qrcode", ean13, code128
+
+    /// The kind called `name`: a symbology name as the detectors' `symbologies` property takes it
+    /// (`qrcode`, `ean13`, `code128`), or `qr`.
+    public init?(name: String) {
+        if name == "qr" { self = .qr } else { self.init(rawValue: name) }
+    }
 }
 
 /// What a `CodeClip` shows and how its codes move. Sizes and speeds are relative to the frame

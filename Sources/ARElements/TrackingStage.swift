@@ -282,7 +282,7 @@ struct TrackingSettings {
             .uint("max-tracks", "Maximum tracks", "Most tracks followed at once; codes beyond it are not tracked",
                   path.appending(path: \.maxTracks), range: 1...1024),
             .double("smoothing", "Smoothing",
-                    "Smoothing of the reported corners (One Euro filter), 0 = none … 1 = strongest; fast motion is followed without lag",
+                    "Smoothing of the reported corners (One Euro filter), 0 = none ... 1 = strongest; fast motion is followed without lag",
                     path.appending(path: \.smoothing), range: 0...1),
             .uint("confirm", "Confirm 1D codes",
                   "Agreeing readings a new 1D code needs before it becomes a track: scan lines that read it on one frame, plus "

@@ -9,7 +9,8 @@ public final class DebugCategory: @unchecked Sendable {
 
     let category: UnsafeMutablePointer<GstDebugCategory>
 
-    /// Registers the category `name` with a one-line `description` shown by `gst-launch-1.0 --gst-debug-help`.
+    /// Registers the category `name` with a one-line `description` shown by `gst-launch-1.0
+    /// --gst-debug-help`; a category of that name registered before is shared (description and all).
     public init(_ name: String, description: String) {
         category = _gst_debug_category_new(name, 0, description)
     }

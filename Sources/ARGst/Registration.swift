@@ -216,6 +216,9 @@ public func registerElement<E: VideoSourceElement>(_ type: E.Type, plugin: Opaqu
 private func register<E: ElementImplementation>(_ type: E.Type, base: ArBaseKind, registration: AnyRegistration,
                                                 plugin: OpaquePointer) -> Bool {
     let m = E.metadata, properties = E.properties, defaults = E.defaultSettings, signals = E.signals
+    // The element's GST_DEBUG category (named after it), registered now so `--gst-debug-help` lists
+    // it before the element is first used; the element's own `DebugCategory` gets the same one.
+    _ = DebugCategory(m.factoryName, description: m.longName)
     var spec = ArElementSpec()
     spec.base = base
     spec.factory_name = permanent(m.factoryName)

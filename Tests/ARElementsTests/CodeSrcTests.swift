@@ -34,7 +34,16 @@ final class CodeSrcTests: XCTestCase {
 
     func testUnknownKindIsAClearError() {
         let error = runPipeline("arcodesrc num-buffers=1 kinds=qr,nope ! fakesink")
-        XCTAssertTrue(error?.message.contains("unknown kind 'nope'") ?? false, "\(String(describing: error))")
+        XCTAssertTrue(error?.message.contains("unknown kind 'nope' (known: qrcode, ean13, code128)") ?? false, "\(String(describing: error))")
+    }
+
+    func testKindsTakeTheDetectorsSymbologyNames() throws {
+        // The same list works for arcodesrc kinds= and the detectors' symbologies=.
+        let truth = temporaryPath("kinds-truth.jsonl")
+        XCTAssertNil(runPipeline("arcodesrc num-buffers=1 seed=2 codes=3 kinds=qrcode,ean13,code128 enter-leave=false twins=false "
+                                 + "truth-location=\(truth) ! arbarcodedetect symbologies=qrcode,ean13,code128 ! fakesink"))
+        let record = try FrameRecord(jsonLine: try String(contentsOfFile: truth, encoding: .utf8).split(separator: "\n")[0].description)
+        XCTAssertEqual(Set(record.objects.map(\.symbology)), ["QR-Code", "EAN-13", "CODE-128"])
     }
 
     func testPrerenderedClipReplaysTheSameFramesAndTruth() throws {

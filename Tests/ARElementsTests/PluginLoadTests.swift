@@ -54,6 +54,18 @@ final class PluginLoadTests: XCTestCase {
                       "expiry shows range and default")
     }
 
+    func testEveryElementsDebugCategoryIsListedBeforeItIsUsed() throws {
+        let help = try run("gst-launch-1.0", ["--gst-debug-help"], pluginDir: try pluginDirectory())
+        XCTAssertEqual(help.status, 0, help.output)
+        let names = Set(help.output.split(separator: "\n").compactMap {
+            // Lines: name, threshold, description (maybe with colour escapes).
+            $0.replacingOccurrences(of: "\u{1b}[00m", with: "").split(separator: " ").first.map(String.init)
+        })
+        for element in ["arbarcodedetect", "artrack", "arbarcodetrack", "aroverlay", "arexport", "arstamp", "arcodesrc"] {
+            XCTAssertTrue(names.contains(element), "--gst-debug-help lists \(element)")
+        }
+    }
+
     func testGstLaunchWritesOneLinePerFrameWithEveryCode() throws {
         let dir = try pluginDirectory()
         let clip = temporaryPath("clip.i420"), out = temporaryPath("launch.jsonl")

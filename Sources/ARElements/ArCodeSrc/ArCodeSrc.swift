@@ -33,7 +33,7 @@ public final class ArCodeSrc: VideoSourceElement {
         var live = false
         var seed = 1
         var codes = 10
-        var kinds: String? = "qr,ean13,code128"
+        var kinds: String? = "qrcode,ean13,code128"
         var codeSize = 0.17
         var speed = 0.12
         var rotationSpeed = 20.0
@@ -69,15 +69,15 @@ public final class ArCodeSrc: VideoSourceElement {
         .uint("seed", "Seed", "Seed of every random choice: the same seed gives the same clip", \.seed,
               range: 0...UInt32.max, mutableInPlaying: false),
         .uint("codes", "Codes", "Number of codes", \.codes, range: 0...64, mutableInPlaying: false),
-        .string("kinds", "Kinds", "Comma-separated symbologies used in turn: qr, ean13, code128", \.kinds,
+        .string("kinds", "Kinds", "Comma-separated symbologies used in turn, named as in the detectors' 'symbologies': qrcode (or qr), ean13, code128", \.kinds,
                 mutableInPlaying: false),
         .double("code-size", "Code size", "Side of a QR code as a fraction of the frame height (1D codes are 1.6 times as wide)",
                 \.codeSize, range: 0.03...0.6, mutableInPlaying: false),
         .double("speed", "Speed", "Top speed of a code, frame heights per second", \.speed, range: 0...5,
                 mutableInPlaying: false),
-        .double("rotation-speed", "Rotation speed", "Top rotation speed of QR codes, degrees per second (1D codes rock within ±15°)",
+        .double("rotation-speed", "Rotation speed", "Top rotation speed of QR codes, degrees per second (1D codes rock within +/-15 degrees)",
                 \.rotationSpeed, range: 0...720, mutableInPlaying: false),
-        .double("scale-change", "Scale change", "Code sizes vary within 1 ± this", \.scaleChange, range: 0...0.5,
+        .double("scale-change", "Scale change", "Code sizes vary within 1 +/- this", \.scaleChange, range: 0...0.5,
                 mutableInPlaying: false),
         .double("perspective", "Perspective", "Largest keystone tilt (top edge (1+p)/(1-p) times the bottom edge)",
                 \.perspective, range: 0...0.3, mutableInPlaying: false),
@@ -86,7 +86,7 @@ public final class ArCodeSrc: VideoSourceElement {
         .bool("enter-leave", "Enter and leave", "Some codes leave through the frame's edges and come back, some appear and disappear in place",
               \.enterLeave, mutableInPlaying: false),
         .bool("twins", "Twins", "Give the last code the first code's payload", \.twins, mutableInPlaying: false),
-        .uint("noise", "Noise", "Per-pixel noise, ± gray levels", \.noise, range: 0...64, mutableInPlaying: false),
+        .uint("noise", "Noise", "Per-pixel noise, +/- gray levels", \.noise, range: 0...64, mutableInPlaying: false),
         .uint("blur", "Blur", "Box-blur radius, pixels (0 = sharp)", \.blur, range: 0...4, mutableInPlaying: false),
         .string("truth-location", "Truth location",
                 "File to write the exact corners of every code on every frame to, as JSON Lines (arexport schema); unset = none",
@@ -95,10 +95,10 @@ public final class ArCodeSrc: VideoSourceElement {
               "Render all num-buffers frames (which must be set) into memory when the caps are set, then replay them: each frame then costs a copy, so a benchmark measures what is downstream. Live: timestamps start at the running time of the first frame",
               \.prerender, mutableInPlaying: false),
         .double("shake", "Shake",
-                "Hand shake of the camera, pixels: the whole scene wanders smoothly and jitters, each axis within ± this (0 = still); the truth moves with it",
+                "Hand shake of the camera, pixels: the whole scene wanders smoothly and jitters, each axis within +/- this (0 = still); the truth moves with it",
                 \.shake, range: 0...200, mutableInPlaying: false),
         .double("pan", "Pan",
-                "Camera pan speed, pixels per second: the whole scene, background included, pans back and forth over ±10 % of the frame width (0 = none); the truth moves with it",
+                "Camera pan speed, pixels per second: the whole scene, background included, pans back and forth over +/-10 % of the frame width (0 = none); the truth moves with it",
                 \.pan, range: 0...2000, mutableInPlaying: false),
         .double("exposure", "Exposure",
                 "Exposure time, seconds (0.0167 = 1/60 s; 0 = instantaneous): motion blur, each frame the average of the scene at up to 16 instants across the exposure (one per ~2 px of the fastest motion); the truth is the scene at the frame's timestamp, the middle of the exposure",
@@ -184,8 +184,8 @@ public final class ArCodeSrc: VideoSourceElement {
         var kinds: [CodeClipKind] = []
         for name in (s.kinds ?? "").split(separator: ",") {
             let trimmed = name.trimmingCharacters(in: .whitespaces)
-            guard let k = CodeClipKind(rawValue: trimmed) else {
-                throw ElementError.settings("Invalid value for property 'kinds': unknown kind '\(trimmed)' (known: qr, ean13, code128)",
+            guard let k = CodeClipKind(name: trimmed) else {
+                throw ElementError.settings("Invalid value for property 'kinds': unknown kind '\(trimmed)' (known: qrcode, ean13, code128)",
                                             debug: "kinds=\(s.kinds ?? "")")
             }
             kinds.append(k)
