@@ -19,6 +19,8 @@ public final class ArBarcodeDetect: VideoFilterElement {
         var options = DetectorOptions(threads: 0)
         /// Agreeing scan lines a 1D reading needs to be reported.
         var confirm = 2
+        /// Seconds between stats messages (0 = none).
+        var statsInterval = 0.0
     }
 
     public static let defaultSettings = Settings()
@@ -65,12 +67,14 @@ public final class ArBarcodeDetect: VideoFilterElement {
               \.options.invert),
         .bool("contrast", "Stretch contrast",
               "Stretch the grey levels of low-contrast regions before scanning them", \.options.contrast),
+        ElementStats.property(\.statsInterval),
     ]
 
     private let element: ElementHandle
     private let settings: SettingsStore<Settings>
     private var detector: CodeDetectorStage?
     private var segment = GstSegment()
+    private let stats = ElementStats()
 
     public init(element: ElementHandle, settings: SettingsStore<Settings>) {
         self.element = element
@@ -81,6 +85,11 @@ public final class ArBarcodeDetect: VideoFilterElement {
         let s = settings.snapshot
         detector = try CodeDetectorStage(symbologies: s.symbologies, options: s.options)
         gst_segment_init(&segment, timeFormat)
+        stats.reset()
+    }
+
+    public func setInfo(_ info: VideoInfo) throws {
+        if let d = info.frameDurationNanoseconds { stats.frameDurationNanoseconds = d }
     }
 
     public func stop() {
@@ -88,6 +97,7 @@ public final class ArBarcodeDetect: VideoFilterElement {
     }
 
     public func sinkEvent(_ event: UnsafeMutablePointer<GstEvent>) -> Bool {
+        if event.isFlushStop { stats.reset() }
         if event.typeName == "segment" {
             var parsed: UnsafePointer<GstSegment>?
             gst_event_parse_segment(event, &parsed)
@@ -98,6 +108,7 @@ public final class ArBarcodeDetect: VideoFilterElement {
 
     public func transform(_ frame: VideoFrame) throws {
         guard let detector else { return }
+        stats.begin()
         let s = settings.snapshot
         try detector.reconfigure(symbologies: s.symbologies, options: s.options)
         let result = detector.scan(frame)
@@ -110,6 +121,9 @@ public final class ArBarcodeDetect: VideoFilterElement {
         if s.message, !detections.isEmpty {
             element.postElementMessage(DetectMessage.structure(detections, buffer: frame.buffer, segment: &segment))
         }
+        // Every frame is one decode here.
+        stats.end(frame, intervalSeconds: s.statsInterval, decodeMilliseconds: stats.elapsedMilliseconds,
+                  counts: [("codes", detections.count), ("located", result.located.count)], element: element)
     }
 }
 

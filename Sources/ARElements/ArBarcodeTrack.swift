@@ -78,6 +78,7 @@ public final class ArBarcodeTrack: VideoFilterElement {
     private var jobPyramid: LumaPyramid?
     /// Async: the last full scan's located regions, shown until the next full scan's arrive.
     private var located: [BarcodeRegion] = []
+    private let stats = ElementStats()
 
     public init(element: ElementHandle, settings: SettingsStore<Settings>) {
         self.element = element
@@ -101,7 +102,10 @@ public final class ArBarcodeTrack: VideoFilterElement {
     }
 
     public func setInfo(_ info: VideoInfo) throws {
-        if let d = info.frameDurationNanoseconds { stage?.frameDurationNanoseconds = d }
+        if let d = info.frameDurationNanoseconds {
+            stage?.frameDurationNanoseconds = d
+            stats.frameDurationNanoseconds = d
+        }
         stage?.prepare(width: info.width, height: info.height)
         worker?.cancel()
         jobPyramid = nil
@@ -140,17 +144,22 @@ public final class ArBarcodeTrack: VideoFilterElement {
         fullSubmitted = false
         jobPyramid = nil
         located = []
+        stats.reset()
     }
 
     public func transform(_ frame: VideoFrame) throws {
         guard let decoder, let stage, let luma = frame.trackLuma else { return }
+        stats.begin()
         let s = settings.snapshot
         try decoder.reconfigure(symbologies: s.symbologies, options: s.detector)
         stage.configure(s.tracking)
         let live = stage.begin(frame: frame, luma: luma)
         var detections: [Detection] = []
+        /// Time decoding on this frame (sync) or of the worker's result collected on it (async).
+        var decodeMilliseconds: Double?
         if let worker {
             if let result = worker.takeResult() {
+                decodeMilliseconds = result.milliseconds
                 let found = result.full ? result.detections : Self.confirming(result.detections, live)
                 detections = stage.carry(found, from: result.frame, pyramid: jobPyramid)
                 if result.full { located = Self.regions(result.located) }
@@ -169,6 +178,8 @@ public final class ArBarcodeTrack: VideoFilterElement {
         } else {
             let plane = stage.current?.levels[0] ?? LumaPlane(copying: luma)
             located = []
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            defer { decodeMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6 }
             if framesSinceFull % s.detectInterval == 0 {
                 // New codes from the full decode; tracked ones from re-decodes in their regions.
                 let result = decoder.full(plane, skipping: live.map(\.quad))
@@ -184,5 +195,7 @@ public final class ArBarcodeTrack: VideoFilterElement {
         let (update, events) = stage.finish(detections, located: located, frame: frame)
         TrackEvents.publish(events, element: element, messages: s.tracking.messages, updates: s.tracking.messageUpdates)
         cat.log(.log, element.object, "\(detections.count) detections, \(update.tracks.count) tracks")
+        stats.end(frame, intervalSeconds: s.tracking.statsInterval, decodeMilliseconds: decodeMilliseconds,
+                  counts: TrackingSettings.counts(update), element: element)
     }
 }

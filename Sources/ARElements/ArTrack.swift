@@ -30,6 +30,7 @@ public final class ArTrack: VideoFilterElement {
     private let element: ElementHandle
     private let settings: SettingsStore<Settings>
     private var stage: TrackingStage?
+    private let stats = ElementStats()
 
     public init(element: ElementHandle, settings: SettingsStore<Settings>) {
         self.element = element
@@ -39,6 +40,7 @@ public final class ArTrack: VideoFilterElement {
     public func start() throws {
         let s = settings.snapshot
         stage = TrackingStage(configuration: s.tracking.configuration)
+        stats.reset()
     }
 
     public func stop() {
@@ -46,16 +48,23 @@ public final class ArTrack: VideoFilterElement {
     }
 
     public func setInfo(_ info: VideoInfo) throws {
-        if let d = info.frameDurationNanoseconds { stage?.frameDurationNanoseconds = d }
+        if let d = info.frameDurationNanoseconds {
+            stage?.frameDurationNanoseconds = d
+            stats.frameDurationNanoseconds = d
+        }
     }
 
     public func sinkEvent(_ event: UnsafeMutablePointer<GstEvent>) -> Bool {
-        if event.isFlushStop { stage?.reset() }
+        if event.isFlushStop {
+            stage?.reset()
+            stats.reset()
+        }
         return true
     }
 
     public func transform(_ frame: VideoFrame) throws {
         guard let stage else { return }
+        stats.begin()
         let s = settings.snapshot
         stage.configure(s.tracking)
         let regions = frame.barcodeRegions
@@ -67,5 +76,6 @@ public final class ArTrack: VideoFilterElement {
         let (update, events) = stage.finish(detections, located: regions.filter { $0.state == .located }, frame: frame)
         TrackEvents.publish(events, element: element, messages: s.tracking.messages, updates: s.tracking.messageUpdates)
         cat.log(.log, element.object, "\(detections.count) detections, \(update.tracks.count) tracks")
+        stats.end(frame, intervalSeconds: s.tracking.statsInterval, counts: TrackingSettings.counts(update), element: element)
     }
 }

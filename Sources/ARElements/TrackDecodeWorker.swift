@@ -25,6 +25,8 @@ final class TrackDecodeWorker: @unchecked Sendable {
         var detections: [Detection]
         /// Full scans: verified regions no pass read.
         var located: [LocatedRegion]
+        /// Time the decode took, milliseconds.
+        var milliseconds: Double
     }
 
     private let condition = NSCondition()
@@ -104,13 +106,15 @@ final class TrackDecodeWorker: @unchecked Sendable {
             condition.unlock()
 
             try? decoder.reconfigure(symbologies: job.symbologies, options: job.options)
+            let t0 = DispatchTime.now().uptimeNanoseconds
             let found = job.regions.map { DetectorResult(codes: decoder.regions(job.plane, $0), located: []) }
                 ?? decoder.full(job.plane, skipping: job.skipping)
 
             condition.lock()
             busy = false
             if myGeneration == generation {
-                result = Result(frame: job.frame, full: job.regions == nil, detections: found.codes, located: found.located)
+                result = Result(frame: job.frame, full: job.regions == nil, detections: found.codes, located: found.located,
+                                milliseconds: Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
             }
             condition.unlock()
         }

@@ -268,6 +268,14 @@ struct TrackingSettings {
     var confirm = 2
     /// Report tracks whose code is not seen at their place as `occluded`.
     var occlusion = true
+    /// Seconds between stats messages (0 = none).
+    var statsInterval = 0.0
+
+    /// The counts a tracking element's stats message carries: live tracks, and how many are occluded.
+    static func counts(_ update: TrackerUpdate) -> [(String, Int)] {
+        let live = update.tracks.filter { $0.state != .lost }
+        return [("tracks", live.count), ("occluded", live.filter { $0.state == .occluded }.count)]
+    }
 
     var configuration: TrackerConfiguration {
         TrackerConfiguration(expiryNanoseconds: UInt64(max(0, expirySeconds) * 1e9), maxTracks: maxTracks, confirmReadings: confirm)
@@ -294,6 +302,7 @@ struct TrackingSettings {
                       + "off, out of the frame): kept unmoved under its id until expiry, back to 'tracked' when the code is seen "
                       + "again; aroverlay does not draw it. false: such tracks stay 'tracked' at their last place until expiry",
                   path.appending(path: \.occlusion)),
+            ElementStats.property(path.appending(path: \.statsInterval)),
             .bool("post-messages", "Post messages", TrackEvents.messagesBlurb, path.appending(path: \.messages)),
             .bool("message-updates", "Message updates", TrackEvents.updatesBlurb, path.appending(path: \.messageUpdates)),
         ]

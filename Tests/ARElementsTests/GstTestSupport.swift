@@ -108,10 +108,12 @@ final class OutputBuffer {
     }
 }
 
-/// What a pipeline run ended with: the first ERROR (nil when it reached EOS) and every WARNING.
+/// What a pipeline run ended with: the first ERROR (nil when it reached EOS), every WARNING, and
+/// every element message's structure as text (`gst_structure_to_string`).
 struct PipelineResult {
     var error: (message: String, debug: String)?
     var warnings: [String] = []
+    var elementMessages: [String] = []
 }
 
 /// Runs a launch line to EOS or the first ERROR and collects the bus's warnings.
@@ -133,7 +135,8 @@ func runPipelineFull(_ launch: String, file: StaticString = #filePath, line: UIn
     defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
     gst_element_set_state(pipeline, GST_STATE_PLAYING)
     var result = PipelineResult()
-    let types = GstMessageType(rawValue: GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_WARNING.rawValue)
+    let types = GstMessageType(rawValue: GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_WARNING.rawValue
+                                   | GST_MESSAGE_ELEMENT.rawValue)
     while true {
         // Generous guard against a hung pipeline: not a timing assertion.
         guard let msg = gst_bus_timed_pop_filtered(bus, 30 * 1_000_000_000, types) else {
@@ -145,6 +148,11 @@ func runPipelineFull(_ launch: String, file: StaticString = #filePath, line: UIn
         switch msg.pointee.type {
         case GST_MESSAGE_EOS:
             return result
+        case GST_MESSAGE_ELEMENT:
+            if let s = gst_message_get_structure(msg), let text = gst_structure_to_string(s) {
+                result.elementMessages.append(String(cString: text))
+                g_free(text)
+            }
         case GST_MESSAGE_WARNING:
             var err: UnsafeMutablePointer<GError>?
             var debug: UnsafeMutablePointer<gchar>?
