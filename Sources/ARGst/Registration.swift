@@ -10,6 +10,7 @@ class AnyElementBox {
     func stop() -> Bool { true }
     func setInfo(_ info: UnsafePointer<GstVideoInfo>) -> Bool { true }
     func transform(_ buffer: UnsafeMutablePointer<GstBuffer>, _ frame: UnsafeMutablePointer<GstVideoFrame>) -> GstFlowReturn { GST_FLOW_OK }
+    func convert(_ input: UnsafeMutablePointer<GstVideoFrame>, _ output: UnsafeMutablePointer<GstVideoFrame>) -> GstFlowReturn { GST_FLOW_NOT_NEGOTIATED }
     func sinkEvent(_ event: UnsafeMutablePointer<GstEvent>) -> Bool { true }
     func srcEvent(_ event: UnsafeMutablePointer<GstEvent>) -> Bool { true }
     func query(_ query: UnsafeMutablePointer<GstQuery>, _ direction: GstPadDirection) -> Bool { false }
@@ -72,6 +73,14 @@ class ElementBoxBase<E: ElementImplementation>: AnyElementBox {
 final class ElementBox<E: VideoFilterElement>: ElementBoxBase<E> {
     override func transform(_ buffer: UnsafeMutablePointer<GstBuffer>, _ frame: UnsafeMutablePointer<GstVideoFrame>) -> GstFlowReturn {
         run { try element.transform(VideoFrame(frame, buffer: buffer)) } ? GST_FLOW_OK : GST_FLOW_ERROR
+    }
+
+    override func fixate(_ caps: UnsafeMutablePointer<GstCaps>) -> UnsafeMutablePointer<GstCaps> { element.fixate(caps) }
+
+    override func convert(_ input: UnsafeMutablePointer<GstVideoFrame>, _ output: UnsafeMutablePointer<GstVideoFrame>) -> GstFlowReturn {
+        run {
+            try element.convert(VideoFrame(input, buffer: input.pointee.buffer), into: VideoFrame(output, buffer: output.pointee.buffer))
+        } ? GST_FLOW_OK : GST_FLOW_ERROR
     }
 
     override func sinkEvent(_ event: UnsafeMutablePointer<GstEvent>) -> Bool { element.sinkEvent(event) }
@@ -152,7 +161,8 @@ private let vtable = ArElementVTable(
     fixate: { impl, caps in box(impl).fixate(caps!) },
     action: { impl, index, params, count, result in
         box(impl).action(Int(index), UnsafeBufferPointer(start: params, count: Int(count)), result)
-    }
+    },
+    convert_frame: { impl, input, output in box(impl).convert(input!, output!) }
 )
 
 private func propertySpec<S>(_ p: Property<S>, defaults: S) -> ArPropertySpec {

@@ -104,12 +104,19 @@ typedef struct {
    * for the default (same caps). `filter` may be NULL. */
   GstCaps *(*transform_caps) (gpointer impl, GstPadDirection direction, GstCaps * caps,
       GstCaps * filter);
-  /* Sources: fixate `caps` (transfer full in and out), or NULL entry for gst_caps_fixate. */
+  /* Fixate `caps` (transfer full in and out), or NULL entry for gst_caps_fixate. Sources: the
+   * caps downstream allows. Filters: the output caps for the negotiated input, candidates in
+   * downstream's order of preference. */
   GstCaps *(*fixate) (gpointer impl, GstCaps * caps);
   /* An action signal was emitted: `params` are its parameters after the instance; set
    * `return_value` (already initialised to the return type) unless it is NULL. */
   void (*action) (gpointer impl, guint signal_index, const GValue * params, guint n_params,
       GValue * return_value);
+  /* Filters whose transform_caps offers another format than the input's, when that one was
+   * negotiated: fill `out` (the output buffer, mapped read-write) from `in` (mapped read-only).
+   * transform_frame then runs on `out`. With equal input and output formats the filter stays in
+   * place and this is not called. */
+  GstFlowReturn (*convert_frame) (gpointer impl, GstVideoFrame * in, GstVideoFrame * out);
 } ArElementVTable;
 
 /** Everything that describes one element type. */
