@@ -189,9 +189,12 @@ public final class ArOverlay: VideoFilterElement {
     // MARK: caps and meta negotiation
 
     /// Offers the overlay-composition meta downstream (with the plain caps as a fallback) and
-    /// strips it going upstream.
+    /// strips it going upstream. Grey input is offered downstream in colour first (I420, NV12:
+    /// `GreyToColour`), so overlays keep their colours; grey stays possible.
     public func transformCaps(direction: GstPadDirection, caps: UnsafeMutablePointer<GstCaps>,
                               filter: UnsafeMutablePointer<GstCaps>?) -> UnsafeMutablePointer<GstCaps>? {
+        let caps = GreyToColour.expand(caps, direction: direction)
+        defer { gst_mini_object_unref(UnsafeMutableRawPointer(caps).assumingMemoryBound(to: GstMiniObject.self)) }
         let result = gst_caps_new_empty()!
         let n = gst_caps_get_size(caps)
         if direction == GST_PAD_SINK {
@@ -224,6 +227,11 @@ public final class ArOverlay: VideoFilterElement {
         return intersected
     }
 
+    /// Prefers a colour output for grey input (`GreyToColour.fixate`).
+    public func fixate(_ caps: UnsafeMutablePointer<GstCaps>) -> UnsafeMutablePointer<GstCaps> {
+        GreyToColour.fixate(caps)
+    }
+
     /// Whether downstream draws the composition itself: the negotiated caps carry the feature
     /// and an ALLOCATION query answered downstream lists the meta.
     private func downstreamTakesMeta() -> Bool {
@@ -236,6 +244,11 @@ public final class ArOverlay: VideoFilterElement {
         defer { gst_mini_object_unref(UnsafeMutableRawPointer(query).assumingMemoryBound(to: GstMiniObject.self)) }
         guard gst_pad_peer_query(srcpad, query) != 0 else { return false }
         return gst_query_find_allocation_meta(query, gst_video_overlay_composition_meta_api_get_type(), nil) != 0
+    }
+
+    /// Grey input, colour output: luma copied, neutral chroma; the overlays are drawn after.
+    public func convert(_ input: VideoFrame, into output: VideoFrame) throws {
+        try GreyToColour.convert(input, into: output)
     }
 
     // MARK: application overlays
