@@ -64,6 +64,7 @@ ar_value_gtype (ArValueType type)
     case AR_VALUE_STRUCTURE: return GST_TYPE_STRUCTURE;
     case AR_VALUE_NONE: return G_TYPE_NONE;
     case AR_VALUE_ENUM: break;
+    case AR_VALUE_BOXED: break;
   }
   return G_TYPE_INVALID;
 }
@@ -544,8 +545,11 @@ ar_class_init (gpointer g_class, gpointer class_data)
   for (guint i = 0; i < spec->n_signals; i++) {
     const ArSignalSpec *s = &spec->signals[i];
     GType *types = g_new0 (GType, s->n_params + 1);
-    for (guint j = 0; j < s->n_params; j++)
-      types[j] = ar_value_gtype (s->param_types[j]);
+    for (guint j = 0; j < s->n_params; j++) {
+      types[j] = s->param_types[j] == AR_VALUE_BOXED ?
+          s->param_gtypes[j] : ar_value_gtype (s->param_types[j]);
+      g_assert (types[j] != G_TYPE_INVALID);
+    }
     data->signal_ids[i] = g_signal_newv (s->name, G_TYPE_FROM_CLASS (g_class),
         G_SIGNAL_RUN_LAST | (s->is_action ? G_SIGNAL_ACTION : 0),
         s->is_action ? action_closure (i) : NULL, NULL, NULL, NULL,

@@ -208,6 +208,7 @@ private func valueType(_ t: SignalSpec.ParamType) -> ArValueType {
     case .int: return AR_VALUE_INT
     case .double: return AR_VALUE_DOUBLE
     case .bool: return AR_VALUE_BOOLEAN
+    case .boxed: return AR_VALUE_BOXED
     }
 }
 
@@ -243,7 +244,8 @@ private func register<E: ElementImplementation>(_ type: E.Type, base: ArBaseKind
     spec.signals = permanent(signals.map { s in
         ArSignalSpec(name: permanent(s.name), return_type: s.returns.map(valueType) ?? AR_VALUE_NONE,
                      n_params: UInt32(s.params.count), param_types: permanent(s.params.map(valueType)),
-                     is_action: s.isAction ? 1 : 0)
+                     is_action: s.isAction ? 1 : 0,
+                     param_gtypes: permanent(s.params.map { if case .boxed(let type) = $0 { type } else { GType(0) } }))
     })
     spec.n_signals = UInt32(signals.count)
     spec.vtable = vtable

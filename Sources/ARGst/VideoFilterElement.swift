@@ -5,6 +5,8 @@ import CGStreamer
 public struct SignalSpec {
     public enum ParamType {
         case structure, pointer, uint64, string, int, double, bool
+        /// A registered boxed type, e.g. cairo-gobject's `CairoContext` for a `cairo_t *`.
+        case boxed(GType)
     }
 
     public var name: String

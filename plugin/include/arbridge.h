@@ -38,6 +38,7 @@ typedef enum {
   AR_VALUE_ENUM,      /* property only: a GEnum registered from enum_values */
   AR_VALUE_POINTER,   /* signal parameter only: e.g. a cairo_t* */
   AR_VALUE_STRUCTURE, /* signal parameter only: a GstStructure (boxed) */
+  AR_VALUE_BOXED,     /* signal parameter only: the boxed type in ArSignalSpec.param_gtypes */
   AR_VALUE_NONE       /* signal return type: void */
 } ArValueType;
 
@@ -71,6 +72,9 @@ typedef struct {
   guint n_params;
   const ArValueType *param_types;
   gboolean is_action;
+  /* n_params GTypes, read for AR_VALUE_BOXED parameters (e.g. CairoContext, so bindings such as
+   * PyGObject hand the handler a cairo context); may be NULL when there are none. */
+  const GType *param_gtypes;
 } ArSignalSpec;
 
 /** Which GStreamer base class the element derives from. */
