@@ -2,6 +2,7 @@ import ARBridge
 import ARCore
 import ARGst
 import ARRender
+import CCairoGObject
 import CGStreamer
 import Foundation
 
@@ -58,8 +59,10 @@ public final class ArOverlay: VideoFilterElement {
     }
 
     public static let signals: [SignalSpec] = [
-        // (cairo_t *cr, GstStructure *track): draw on cr in frame pixels, per track per frame.
-        SignalSpec("draw", params: [.pointer, .structure]),
+        // (cairo_t *cr, GstStructure *track): draw on cr in frame pixels, per track per frame. cr is
+        // a CairoContext (cairo-gobject's boxed type, as cairooverlay's), so PyGObject hands
+        // Python handlers a pycairo context.
+        SignalSpec("draw", params: [.boxed(cairo_gobject_context_get_type()), .structure]),
         // (guint64 track_id, GstStructure *track)
         SignalSpec("overlay-created", params: [.uint64, .structure]),
         SignalSpec("overlay-updated", params: [.uint64, .structure]),
@@ -489,8 +492,8 @@ public final class ArOverlay: VideoFilterElement {
     private func customDrawing(_ e: OverlayTimeline.Entry, frame: VideoFrame) -> RenderTile? {
         let drawing = CustomDrawing()
         var params = [GValue(), GValue()]
-        g_value_init(&params[0], ar_value_gtype(AR_VALUE_POINTER))
-        g_value_set_pointer(&params[0], drawing.contextPointer)
+        g_value_init(&params[0], cairo_gobject_context_get_type())
+        g_value_set_boxed(&params[0], drawing.contextPointer)
         g_value_init(&params[1], ar_value_gtype(AR_VALUE_STRUCTURE))
         g_value_take_boxed(&params[1], UnsafeRawPointer(trackStructure(e).release()))
         element.emitSignal(SignalIndex.draw.rawValue, &params)
