@@ -7,6 +7,7 @@ import PackageDescription
 ///       │──▶ ARDetect ──▶ CZBar, ARCore
 ///       │──▶ ARVision ──▶ ARCore
 ///       │──▶ ARRender ──▶ CPangoCairo, ARStyle ──▶ ARCore
+///       │──▶ CCairoGObject
 ///       └──▶ ARCodeGen ──▶ CQREncode, ARCore
 ///
 /// ARCore, ARVision and ARStyle are pure Swift (geometry, tracking, JSON records, image motion,
@@ -31,6 +32,8 @@ let package = Package(
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
         .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo",
                        providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
+        // GTypes of cairo's objects (CairoContext: the `draw` signal's cairo_t, as bindings see it).
+        .systemLibrary(name: "CCairoGObject", pkgConfig: "cairo-gobject", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CGstRtspServer", pkgConfig: "gstreamer-rtsp-server-1.0",
                        providers: [.apt(["libgstrtspserver-1.0-dev"])]),
@@ -53,7 +56,7 @@ let package = Package(
         .target(name: "ARRender", dependencies: ["CPangoCairo", "ARStyle", "ARCore"]),
         // The elements and the plugin's registration list.
         .target(name: "ARElements",
-                dependencies: ["ARGst", "ARDetect", "ARVision", "ARStyle", "ARRender", "ARCodeGen", "ARCore"]),
+                dependencies: ["ARGst", "ARDetect", "ARVision", "ARStyle", "ARRender", "ARCodeGen", "ARCore", "CCairoGObject"]),
         // Synthetic code images (QR, EAN-13, Code 128) with exact ground truth.
         .target(name: "ARCodeGen", dependencies: ["CQREncode", "ARCore"]),
         .executableTarget(name: "arclip", dependencies: ["ARCodeGen", "ARCore"]),

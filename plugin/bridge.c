@@ -64,6 +64,7 @@ ar_value_gtype (ArValueType type)
     case AR_VALUE_STRUCTURE: return GST_TYPE_STRUCTURE;
     case AR_VALUE_NONE: return G_TYPE_NONE;
     case AR_VALUE_ENUM: break;
+    case AR_VALUE_BOXED: break;
   }
   return G_TYPE_INVALID;
 }
@@ -265,9 +266,42 @@ ar_set_info (GstVideoFilter * filter, GstCaps * incaps, GstVideoInfo * in_info,
 {
   const ArElementSpec *spec = SPEC (filter);
   (void) outcaps;
-  (void) out_info;
+  if (!gst_video_info_is_equal (in_info, out_info) && !spec->vtable.convert_frame) {
+    GST_ELEMENT_ERROR (filter, CORE, NEGOTIATION, (NULL),
+        ("%s cannot convert %s to %s", GST_OBJECT_NAME (filter),
+            gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (in_info)),
+            gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (out_info))));
+    return FALSE;
+  }
   return spec->vtable.set_info ?
       spec->vtable.set_info (impl_of (filter), incaps, in_info) : TRUE;
+}
+
+/* In place while both pads carry the same format; otherwise each buffer is converted into a new
+ * output buffer (ar_transform). Decided after GstVideoFilter's set_caps, which makes a filter
+ * without transform_frame always in place. */
+static gboolean
+ar_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstCaps * outcaps)
+{
+  GstVideoFilter *filter = GST_VIDEO_FILTER (trans);
+  if (!GST_BASE_TRANSFORM_CLASS (PARENT_CLASS (trans))->set_caps (trans, incaps, outcaps))
+    return FALSE;
+  gst_base_transform_set_in_place (trans,
+      gst_video_info_is_equal (&filter->in_info, &filter->out_info));
+  return TRUE;
+}
+
+static gboolean
+map_frame (GstBaseTransform * trans, GstVideoFrame * frame, GstVideoInfo * info, GstBuffer * buf,
+    GstMapFlags flags)
+{
+  if (gst_video_frame_map (frame, info, buf, flags))
+    return TRUE;
+  GST_ELEMENT_ERROR (trans, STREAM, FORMAT, ("Invalid video buffer received"),
+      ("buffer of %" G_GSIZE_FORMAT " bytes does not match the negotiated %s %dx%d",
+          gst_buffer_get_size (buf), gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (info)),
+          GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info)));
+  return FALSE;
 }
 
 static GstFlowReturn
@@ -286,16 +320,50 @@ ar_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
   }
   if (spec->writes_frame)
     flags |= GST_MAP_WRITE;
-  if (!gst_video_frame_map (&frame, &filter->in_info, buf, flags)) {
-    GST_ELEMENT_ERROR (trans, STREAM, FORMAT, ("Invalid video buffer received"),
-        ("buffer of %" G_GSIZE_FORMAT " bytes does not match the negotiated %s %dx%d",
-            gst_buffer_get_size (buf),
-            gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (&filter->in_info)),
-            GST_VIDEO_INFO_WIDTH (&filter->in_info), GST_VIDEO_INFO_HEIGHT (&filter->in_info)));
+  if (!map_frame (trans, &frame, &filter->in_info, buf, flags))
     return GST_FLOW_ERROR;
-  }
   ret = spec->vtable.transform_frame (impl_of (trans), buf, &frame);
   gst_video_frame_unmap (&frame);
+  return ret;
+}
+
+static GstCaps *
+ar_fixate_caps (GstBaseTransform * trans, GstPadDirection direction, GstCaps * caps,
+    GstCaps * othercaps)
+{
+  const ArElementSpec *spec = SPEC (trans);
+  if (direction == GST_PAD_SINK && spec->vtable.fixate)
+    return spec->vtable.fixate (impl_of (trans), othercaps);
+  return GST_BASE_TRANSFORM_CLASS (PARENT_CLASS (trans))->fixate_caps (trans, direction, caps,
+      othercaps);
+}
+
+/* Not in place (the formats differ, see ar_set_info): the output buffer already carries the
+ * input's timestamps and metas (GstBaseTransform copied them). */
+static GstFlowReturn
+ar_transform (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer * outbuf)
+{
+  GstVideoFilter *filter = GST_VIDEO_FILTER (trans);
+  const ArElementSpec *spec = SPEC (trans);
+  GstVideoFrame in, out;
+  GstFlowReturn ret;
+
+  if (!filter->negotiated) {
+    GST_ELEMENT_ERROR (trans, CORE, NEGOTIATION, (NULL), ("buffer before caps were negotiated"));
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+  if (!map_frame (trans, &in, &filter->in_info, inbuf, GST_MAP_READ))
+    return GST_FLOW_ERROR;
+  if (!map_frame (trans, &out, &filter->out_info, outbuf,
+          GST_MAP_READWRITE | GST_VIDEO_FRAME_MAP_FLAG_NO_REF)) {
+    gst_video_frame_unmap (&in);
+    return GST_FLOW_ERROR;
+  }
+  ret = spec->vtable.convert_frame (impl_of (trans), &in, &out);
+  gst_video_frame_unmap (&in);
+  if (ret == GST_FLOW_OK)
+    ret = spec->vtable.transform_frame (impl_of (trans), outbuf, &out);
+  gst_video_frame_unmap (&out);
   return ret;
 }
 
@@ -477,8 +545,11 @@ ar_class_init (gpointer g_class, gpointer class_data)
   for (guint i = 0; i < spec->n_signals; i++) {
     const ArSignalSpec *s = &spec->signals[i];
     GType *types = g_new0 (GType, s->n_params + 1);
-    for (guint j = 0; j < s->n_params; j++)
-      types[j] = ar_value_gtype (s->param_types[j]);
+    for (guint j = 0; j < s->n_params; j++) {
+      types[j] = s->param_types[j] == AR_VALUE_BOXED ?
+          s->param_gtypes[j] : ar_value_gtype (s->param_types[j]);
+      g_assert (types[j] != G_TYPE_INVALID);
+    }
     data->signal_ids[i] = g_signal_newv (s->name, G_TYPE_FROM_CLASS (g_class),
         G_SIGNAL_RUN_LAST | (s->is_action ? G_SIGNAL_ACTION : 0),
         s->is_action ? action_closure (i) : NULL, NULL, NULL, NULL,
@@ -511,6 +582,9 @@ ar_class_init (gpointer g_class, gpointer class_data)
     trans_class->query = ar_query;
     trans_class->transform_caps = ar_transform_caps;
     trans_class->transform_ip = ar_transform_ip;
+    trans_class->transform = ar_transform;
+    trans_class->set_caps = ar_set_caps;
+    trans_class->fixate_caps = ar_fixate_caps;
     trans_class->transform_ip_on_passthrough = FALSE;
     filter_class->set_info = ar_set_info;
     filter_class->transform_frame_ip = NULL;

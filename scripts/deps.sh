@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages arbarcode needs, only those missing (idempotent), and says which.
 # Usage: scripts/deps.sh build|demo|bench
-#   build: compile the plugin and arserve, and run the tests (RTSP tests encode and decode H.264)
+#   build: compile the plugin and arserve, and run the tests (RTSP tests encode and decode H.264;
+#          the Python examples run with PyGObject and pycairo)
 #   demo:  the same set (H.264 encoding and MP4 muxing for the demo video)
 #   bench: the same plus python3 (the stock zbar element and webpdec are in plugins-bad), and from
 #          PyPI with pip: zxing-cpp (compared side by side) and Pillow (reads images for it)
@@ -11,6 +12,8 @@ build=(pkg-config make libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libg
        patchelf libzbar-dev libcairo2-dev libpango1.0-dev libqrencode-dev gstreamer1.0-tools gstreamer1.0-plugins-base
        gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav
        fonts-dejavu-core fonts-ipafont-gothic
+       # the Python examples in docs/examples (GStreamer through PyGObject, drawing with pycairo)
+       python3-gi gir1.2-gstreamer-1.0 python3-gi-cairo
        # what the Swift toolchain itself needs to compile and link on Debian 12
        binutils libc6-dev libgcc-12-dev libstdc++-12-dev libcurl4 libxml2 libedit2 libsqlite3-0 libncurses6
        zlib1g-dev tzdata)

@@ -2,6 +2,7 @@ import ARBridge
 import ARCore
 import ARGst
 import ARRender
+import CCairoGObject
 import CGStreamer
 import Foundation
 
@@ -66,8 +67,10 @@ public final class ArOverlay: VideoFilterElement {
     }
 
     public static let signals: [SignalSpec] = [
-        // (cairo_t *cr, GstStructure *track): draw on cr in frame pixels, per track per frame.
-        SignalSpec("draw", params: [.pointer, .structure]),
+        // (cairo_t *cr, GstStructure *track): draw on cr in frame pixels, per track per frame. cr is
+        // a CairoContext (cairo-gobject's boxed type, as cairooverlay's), so PyGObject hands
+        // Python handlers a pycairo context.
+        SignalSpec("draw", params: [.boxed(cairo_gobject_context_get_type()), .structure]),
         // (guint64 track_id, GstStructure *track)
         SignalSpec("overlay-created", params: [.uint64, .structure]),
         SignalSpec("overlay-updated", params: [.uint64, .structure]),
@@ -197,9 +200,12 @@ public final class ArOverlay: VideoFilterElement {
     // MARK: caps and meta negotiation
 
     /// Offers the overlay-composition meta downstream (with the plain caps as a fallback) and
-    /// strips it going upstream.
+    /// strips it going upstream. Grey input is offered downstream in colour first (I420, NV12:
+    /// `GreyToColour`), so overlays keep their colours; grey stays possible.
     public func transformCaps(direction: GstPadDirection, caps: UnsafeMutablePointer<GstCaps>,
                               filter: UnsafeMutablePointer<GstCaps>?) -> UnsafeMutablePointer<GstCaps>? {
+        let caps = GreyToColour.expand(caps, direction: direction)
+        defer { gst_mini_object_unref(UnsafeMutableRawPointer(caps).assumingMemoryBound(to: GstMiniObject.self)) }
         let result = gst_caps_new_empty()!
         let n = gst_caps_get_size(caps)
         if direction == GST_PAD_SINK {
@@ -232,6 +238,11 @@ public final class ArOverlay: VideoFilterElement {
         return intersected
     }
 
+    /// Prefers a colour output for grey input (`GreyToColour.fixate`).
+    public func fixate(_ caps: UnsafeMutablePointer<GstCaps>) -> UnsafeMutablePointer<GstCaps> {
+        GreyToColour.fixate(caps)
+    }
+
     /// Whether downstream draws the composition itself: the negotiated caps carry the feature
     /// and an ALLOCATION query answered downstream lists the meta.
     private func downstreamTakesMeta() -> Bool {
@@ -244,6 +255,11 @@ public final class ArOverlay: VideoFilterElement {
         defer { gst_mini_object_unref(UnsafeMutableRawPointer(query).assumingMemoryBound(to: GstMiniObject.self)) }
         guard gst_pad_peer_query(srcpad, query) != 0 else { return false }
         return gst_query_find_allocation_meta(query, gst_video_overlay_composition_meta_api_get_type(), nil) != 0
+    }
+
+    /// Grey input, colour output: luma copied, neutral chroma; the overlays are drawn after.
+    public func convert(_ input: VideoFrame, into output: VideoFrame) throws {
+        try GreyToColour.convert(input, into: output)
     }
 
     // MARK: application overlays
@@ -484,8 +500,8 @@ public final class ArOverlay: VideoFilterElement {
     private func customDrawing(_ e: OverlayTimeline.Entry, frame: VideoFrame) -> RenderTile? {
         let drawing = CustomDrawing()
         var params = [GValue(), GValue()]
-        g_value_init(&params[0], ar_value_gtype(AR_VALUE_POINTER))
-        g_value_set_pointer(&params[0], drawing.contextPointer)
+        g_value_init(&params[0], cairo_gobject_context_get_type())
+        g_value_set_boxed(&params[0], drawing.contextPointer)
         g_value_init(&params[1], ar_value_gtype(AR_VALUE_STRUCTURE))
         g_value_take_boxed(&params[1], UnsafeRawPointer(trackStructure(e).release()))
         element.emitSignal(SignalIndex.draw.rawValue, &params)

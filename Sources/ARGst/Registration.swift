@@ -10,6 +10,7 @@ class AnyElementBox {
     func stop() -> Bool { true }
     func setInfo(_ info: UnsafePointer<GstVideoInfo>) -> Bool { true }
     func transform(_ buffer: UnsafeMutablePointer<GstBuffer>, _ frame: UnsafeMutablePointer<GstVideoFrame>) -> GstFlowReturn { GST_FLOW_OK }
+    func convert(_ input: UnsafeMutablePointer<GstVideoFrame>, _ output: UnsafeMutablePointer<GstVideoFrame>) -> GstFlowReturn { GST_FLOW_NOT_NEGOTIATED }
     func sinkEvent(_ event: UnsafeMutablePointer<GstEvent>) -> Bool { true }
     func srcEvent(_ event: UnsafeMutablePointer<GstEvent>) -> Bool { true }
     func query(_ query: UnsafeMutablePointer<GstQuery>, _ direction: GstPadDirection) -> Bool { false }
@@ -72,6 +73,14 @@ class ElementBoxBase<E: ElementImplementation>: AnyElementBox {
 final class ElementBox<E: VideoFilterElement>: ElementBoxBase<E> {
     override func transform(_ buffer: UnsafeMutablePointer<GstBuffer>, _ frame: UnsafeMutablePointer<GstVideoFrame>) -> GstFlowReturn {
         run { try element.transform(VideoFrame(frame, buffer: buffer)) } ? GST_FLOW_OK : GST_FLOW_ERROR
+    }
+
+    override func fixate(_ caps: UnsafeMutablePointer<GstCaps>) -> UnsafeMutablePointer<GstCaps> { element.fixate(caps) }
+
+    override func convert(_ input: UnsafeMutablePointer<GstVideoFrame>, _ output: UnsafeMutablePointer<GstVideoFrame>) -> GstFlowReturn {
+        run {
+            try element.convert(VideoFrame(input, buffer: input.pointee.buffer), into: VideoFrame(output, buffer: output.pointee.buffer))
+        } ? GST_FLOW_OK : GST_FLOW_ERROR
     }
 
     override func sinkEvent(_ event: UnsafeMutablePointer<GstEvent>) -> Bool { element.sinkEvent(event) }
@@ -152,7 +161,8 @@ private let vtable = ArElementVTable(
     fixate: { impl, caps in box(impl).fixate(caps!) },
     action: { impl, index, params, count, result in
         box(impl).action(Int(index), UnsafeBufferPointer(start: params, count: Int(count)), result)
-    }
+    },
+    convert_frame: { impl, input, output in box(impl).convert(input!, output!) }
 )
 
 private func propertySpec<S>(_ p: Property<S>, defaults: S) -> ArPropertySpec {
@@ -198,6 +208,7 @@ private func valueType(_ t: SignalSpec.ParamType) -> ArValueType {
     case .int: return AR_VALUE_INT
     case .double: return AR_VALUE_DOUBLE
     case .bool: return AR_VALUE_BOOLEAN
+    case .boxed: return AR_VALUE_BOXED
     }
 }
 
@@ -236,7 +247,8 @@ private func register<E: ElementImplementation>(_ type: E.Type, base: ArBaseKind
     spec.signals = permanent(signals.map { s in
         ArSignalSpec(name: permanent(s.name), return_type: s.returns.map(valueType) ?? AR_VALUE_NONE,
                      n_params: UInt32(s.params.count), param_types: permanent(s.params.map(valueType)),
-                     is_action: s.isAction ? 1 : 0)
+                     is_action: s.isAction ? 1 : 0,
+                     param_gtypes: permanent(s.params.map { if case .boxed(let type) = $0 { type } else { GType(0) } }))
     })
     spec.n_signals = UInt32(signals.count)
     spec.vtable = vtable

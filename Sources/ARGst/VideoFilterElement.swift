@@ -5,6 +5,8 @@ import CGStreamer
 public struct SignalSpec {
     public enum ParamType {
         case structure, pointer, uint64, string, int, double, bool
+        /// A registered boxed type, e.g. cairo-gobject's `CairoContext` for a `cairo_t *`.
+        case boxed(GType)
     }
 
     public var name: String
@@ -22,13 +24,21 @@ public struct SignalSpec {
     }
 }
 
-/// An in-place video filter implemented in Swift (a GstVideoFilter subclass made by the bridge).
+/// A video filter implemented in Swift (a GstVideoFilter subclass made by the bridge): in place
+/// while both pads carry the same format; when `transformCaps` offers another output format and
+/// downstream picks it, each buffer is first converted (`convert`) into a new output buffer, which
+/// `transform` then sees.
 ///
-/// Lifecycle: `init` when the GstElement is created; `start` on READY→PAUSED; `setInfo` on each
-/// caps negotiation; `transform` once per buffer on the streaming thread; `stop` on PAUSED→READY.
+/// Lifecycle: `init` when the GstElement is created; `start` on READY→PAUSED; `fixate` and
+/// `setInfo` on each caps negotiation; `transform` once per buffer on the streaming thread; `stop`
+/// on PAUSED→READY.
 public protocol VideoFilterElement: ElementImplementation {
     /// Process one frame; throw to stop the stream with an error.
     func transform(_ frame: VideoFrame) throws
+    /// Fill `output` (a new buffer in the negotiated output format, carrying the input's
+    /// timestamps and metas) from `input`, when the two formats differ; `transform` then runs on
+    /// `output`. The default throws: filters that never change the format need not implement it.
+    func convert(_ input: VideoFrame, into output: VideoFrame) throws
     /// Observe a sink event before it is forwarded; return false to drop it.
     func sinkEvent(_ event: UnsafeMutablePointer<GstEvent>) -> Bool
     /// Observe an upstream event (seek, QoS, navigation) before it is forwarded; return false to drop it.
@@ -39,17 +49,25 @@ public protocol VideoFilterElement: ElementImplementation {
     /// same caps (the default). Overlay elements use it to offer overlay-composition meta downstream.
     func transformCaps(direction: GstPadDirection, caps: UnsafeMutablePointer<GstCaps>,
                        filter: UnsafeMutablePointer<GstCaps>?) -> UnsafeMutablePointer<GstCaps>?
+    /// Fixates the output caps for the negotiated input (transfer full in and out): candidates in
+    /// downstream's order of preference. Default: `gst_caps_fixate` (the first).
+    func fixate(_ caps: UnsafeMutablePointer<GstCaps>) -> UnsafeMutablePointer<GstCaps>
     /// The application emitted action signal number `index`; `params` follow the instance.
     /// Write the return value into `result` when the signal returns one.
     func action(_ index: Int, params: UnsafeBufferPointer<GValue>, result: UnsafeMutablePointer<GValue>?)
 }
 
 extension VideoFilterElement {
+    public func convert(_ input: VideoFrame, into output: VideoFrame) throws {
+        throw ElementError.format("\(Self.metadata.factoryName) cannot convert \(VideoInfo(input.info).formatName) "
+                                  + "to \(VideoInfo(output.info).formatName)")
+    }
     public func sinkEvent(_ event: UnsafeMutablePointer<GstEvent>) -> Bool { true }
     public func srcEvent(_ event: UnsafeMutablePointer<GstEvent>) -> Bool { true }
     public func query(_ query: UnsafeMutablePointer<GstQuery>, direction: GstPadDirection) -> Bool { false }
     public func transformCaps(direction: GstPadDirection, caps: UnsafeMutablePointer<GstCaps>,
                               filter: UnsafeMutablePointer<GstCaps>?) -> UnsafeMutablePointer<GstCaps>? { nil }
+    public func fixate(_ caps: UnsafeMutablePointer<GstCaps>) -> UnsafeMutablePointer<GstCaps> { gst_caps_fixate(caps) }
     public func action(_ index: Int, params: UnsafeBufferPointer<GValue>, result: UnsafeMutablePointer<GValue>?) {}
 }
 

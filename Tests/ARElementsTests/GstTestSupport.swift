@@ -198,3 +198,44 @@ func assertQuad(_ actual: Quad, _ expected: Quad, within tolerance: Double, file
     let d = actual.maxCornerDistance(to: expected)
     XCTAssertLessThanOrEqual(d, tolerance, "corners \(actual.corners) vs expected \(expected.corners)", file: file, line: line)
 }
+
+/// The directory holding the release-built libgstarbarcode.so, as users load it: $AR_PLUGIN_DIR
+/// (set by scripts/test.sh) or .build/release.
+func releasePluginDirectory(file: StaticString = #filePath, line: UInt = #line) throws -> String {
+    let dir = ProcessInfo.processInfo.environment["AR_PLUGIN_DIR"]
+        ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent(".build/release").path
+    guard FileManager.default.fileExists(atPath: dir + "/libgstarbarcode.so") else {
+        XCTFail("no libgstarbarcode.so in \(dir): build it first (swift build -c release --product gstarbarcode; scripts/test.sh does)",
+                file: file, line: line)
+        throw CocoaError(.fileNoSuchFile)
+    }
+    return dir
+}
+
+/// Runs `executable` in a child process that sees only the system's GStreamer plugins and
+/// `pluginDir`, with a fresh registry; returns its exit status, standard output and standard error.
+func runWithPlugin(_ executable: String, _ arguments: [String], pluginDir: String) throws -> (status: Int32, output: String, errors: String) {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: executable)
+    p.arguments = arguments
+    var env = ProcessInfo.processInfo.environment
+    env["GST_PLUGIN_PATH"] = pluginDir
+    env["GST_PLUGIN_SYSTEM_PATH_1_0"] = systemPluginDirectory
+    env["GST_REGISTRY_1_0"] = temporaryPath("registry-\(UUID().uuidString).bin")
+    env["LD_LIBRARY_PATH"] = nil
+    p.environment = env
+    let errorsPath = temporaryPath("stderr-\(UUID().uuidString).txt")
+    guard FileManager.default.createFile(atPath: errorsPath, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
+    let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: errorsPath))
+    let pipe = Pipe()
+    p.standardOutput = pipe
+    p.standardError = errors
+    try p.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    try errors.close()
+    let errorText = (try? String(contentsOfFile: errorsPath, encoding: .utf8)) ?? ""
+    try? FileManager.default.removeItem(atPath: errorsPath)
+    return (p.terminationStatus, String(decoding: data, as: UTF8.self), errorText)
+}

@@ -4,36 +4,12 @@ import XCTest
 
 /// The release-built plugin as users load it: a separate process, GST_PLUGIN_PATH, a fresh registry.
 final class PluginLoadTests: XCTestCase {
-    /// The directory holding libgstarbarcode.so: $AR_PLUGIN_DIR (set by scripts/test.sh) or .build/release.
-    private func pluginDirectory() throws -> String {
-        let dir = ProcessInfo.processInfo.environment["AR_PLUGIN_DIR"]
-            ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent(".build/release").path
-        guard FileManager.default.fileExists(atPath: dir + "/libgstarbarcode.so") else {
-            XCTFail("no libgstarbarcode.so in \(dir): build it first (swift build -c release --product gstarbarcode; scripts/test.sh does)")
-            throw CocoaError(.fileNoSuchFile)
-        }
-        return dir
-    }
+    private func pluginDirectory() throws -> String { try releasePluginDirectory() }
 
     /// Runs a GStreamer tool with only the system plugins and `pluginDir`; returns exit status and output.
     private func run(_ tool: String, _ arguments: [String], pluginDir: String) throws -> (status: Int32, output: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/\(tool)")
-        p.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env["GST_PLUGIN_PATH"] = pluginDir
-        env["GST_PLUGIN_SYSTEM_PATH_1_0"] = systemPluginDirectory
-        env["GST_REGISTRY_1_0"] = temporaryPath("registry-\(UUID().uuidString).bin")
-        env["LD_LIBRARY_PATH"] = nil
-        p.environment = env
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = pipe
-        try p.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        let r = try runWithPlugin("/usr/bin/\(tool)", arguments, pluginDir: pluginDir)
+        return (r.status, r.output + r.errors)
     }
 
     func testGstInspectDocumentsEveryElementAndProperty() throws {

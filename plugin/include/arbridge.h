@@ -38,6 +38,7 @@ typedef enum {
   AR_VALUE_ENUM,      /* property only: a GEnum registered from enum_values */
   AR_VALUE_POINTER,   /* signal parameter only: e.g. a cairo_t* */
   AR_VALUE_STRUCTURE, /* signal parameter only: a GstStructure (boxed) */
+  AR_VALUE_BOXED,     /* signal parameter only: the boxed type in ArSignalSpec.param_gtypes */
   AR_VALUE_NONE       /* signal return type: void */
 } ArValueType;
 
@@ -71,6 +72,9 @@ typedef struct {
   guint n_params;
   const ArValueType *param_types;
   gboolean is_action;
+  /* n_params GTypes, read for AR_VALUE_BOXED parameters (e.g. CairoContext, so bindings such as
+   * PyGObject hand the handler a cairo context); may be NULL when there are none. */
+  const GType *param_gtypes;
 } ArSignalSpec;
 
 /** Which GStreamer base class the element derives from. */
@@ -104,12 +108,19 @@ typedef struct {
    * for the default (same caps). `filter` may be NULL. */
   GstCaps *(*transform_caps) (gpointer impl, GstPadDirection direction, GstCaps * caps,
       GstCaps * filter);
-  /* Sources: fixate `caps` (transfer full in and out), or NULL entry for gst_caps_fixate. */
+  /* Fixate `caps` (transfer full in and out), or NULL entry for gst_caps_fixate. Sources: the
+   * caps downstream allows. Filters: the output caps for the negotiated input, candidates in
+   * downstream's order of preference. */
   GstCaps *(*fixate) (gpointer impl, GstCaps * caps);
   /* An action signal was emitted: `params` are its parameters after the instance; set
    * `return_value` (already initialised to the return type) unless it is NULL. */
   void (*action) (gpointer impl, guint signal_index, const GValue * params, guint n_params,
       GValue * return_value);
+  /* Filters whose transform_caps offers another format than the input's, when that one was
+   * negotiated: fill `out` (the output buffer, mapped read-write) from `in` (mapped read-only).
+   * transform_frame then runs on `out`. With equal input and output formats the filter stays in
+   * place and this is not called. */
+  GstFlowReturn (*convert_frame) (gpointer impl, GstVideoFrame * in, GstVideoFrame * out);
 } ArElementVTable;
 
 /** Everything that describes one element type. */
