@@ -116,6 +116,14 @@ public final class ArOverlay: VideoFilterElement {
         var style = Style()
         /// Settings changed: reload the style on the next frame.
         var styleDirty = false
+        /// Ids of the tracks with an overlay now (created, not yet removed), and the highest id seen.
+        /// `set-overlay` takes those, and ids above the highest (trackers number tracks in order: a
+        /// track announced upstream whose first frame has not arrived yet); a lower one is gone.
+        var tracks: Set<UInt64> = []
+        var highestSeen: UInt64 = 0
+
+        /// Whether `id` is on screen or may still arrive.
+        func takes(_ id: UInt64) -> Bool { tracks.contains(id) || id > highestSeen }
     }
 
     private let element: ElementHandle
@@ -161,7 +169,7 @@ public final class ArOverlay: VideoFilterElement {
     }
 
     public func sinkEvent(_ event: UnsafeMutablePointer<GstEvent>) -> Bool {
-        if event.isFlushStop { state?.timeline.reset() }
+        if event.isFlushStop { resetTimeline() }
         return true
     }
 
@@ -262,6 +270,15 @@ public final class ArOverlay: VideoFilterElement {
         try GreyToColour.convert(input, into: output)
     }
 
+    /// Forgets every overlay (flush, discontinuity): no track is on screen any more.
+    private func resetTimeline() {
+        state?.timeline.reset()
+        shared.update {
+            $0.tracks = []
+            $0.byTrack = [:]
+        }
+    }
+
     // MARK: application overlays
 
     public func action(_ index: Int, params: UnsafeBufferPointer<GValue>, result: UnsafeMutablePointer<GValue>?) {
@@ -269,7 +286,13 @@ public final class ArOverlay: VideoFilterElement {
         switch SignalIndex(rawValue: index) {
         case .setOverlay:
             let json = withUnsafePointer(to: params[1]) { g_value_get_string($0).map { String(cString: $0) } } ?? "[]"
-            let style = shared.snapshot.style
+            let snapshot = shared.snapshot
+            guard snapshot.takes(trackID) else {
+                cat.log(.info, element.object, "set-overlay for track \(trackID) refused: no such track (gone, or never seen)")
+                if let result { g_value_set_boolean(result, 0) }
+                return
+            }
+            let style = snapshot.style
             do {
                 let specs = try style.parseOverlays(json)
                 shared.update {
@@ -305,7 +328,7 @@ public final class ArOverlay: VideoFilterElement {
         let s = settings.snapshot
         var shared = self.shared.snapshot
         if shared.styleDirty { reloadStyle(s, state) ; shared = self.shared.snapshot }
-        if frame.buffer.isDiscont && state.frameIndex > 0 { state.timeline.reset() }
+        if frame.buffer.isDiscont && state.frameIndex > 0 { resetTimeline() }
 
         let frameSeconds = Double(frame.buffer.durationNanoseconds ?? 33_333_333) / 1e9
         let t = frame.buffer.ptsNanoseconds.map { Double($0) / 1e9 } ?? Double(state.frameIndex) * frameSeconds
@@ -318,6 +341,19 @@ public final class ArOverlay: VideoFilterElement {
         let generation = state.generation &+ shared.generation
 
         for e in changes.removed { state.resolved[e.key] = nil }
+        if !changes.created.isEmpty || !changes.removed.isEmpty {
+            func ids(_ entries: [OverlayTimeline.Entry]) -> Set<UInt64> {
+                Set(entries.compactMap { if case .track(let id) = $0.key { id } else { nil } })
+            }
+            let created = ids(changes.created), removed = ids(changes.removed)
+            self.shared.update { o in
+                o.tracks.formUnion(created)
+                o.tracks.subtract(removed)
+                o.highestSeen = max(o.highestSeen, created.max() ?? 0)
+                // A track gone (or set for but never seen, below the highest) takes its overlays with it.
+                o.byTrack = o.byTrack.filter { o.takes($0.key) }
+            }
+        }
         emit(.removed, changes.removed)
         emit(.created, changes.created)
         emit(.updated, changes.updated)

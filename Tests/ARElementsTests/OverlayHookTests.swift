@@ -74,6 +74,22 @@ final class OverlayHookTests: XCTestCase {
         XCTAssertEqual(image.rgb(130, 100).g, 255, "back to the style")
     }
 
+    func testSetOverlayRefusesTracksThatAreGoneOrNeverCame() throws {
+        let h = OverlayHarness("aroverlay")
+        h.set("style", #"{"expiry": 0.5, "fade": 0, "rules": []}"#)
+        // A track announced upstream before its first frame reaches the overlay is taken.
+        XCTAssertTrue(emitAction(h.element(), "set-overlay", 5, "[]"))
+        _ = try XCTUnwrap(h.push(h.black, codes: [code("A", id: 5, quad: codeQuad), code("B", id: 7, quad: codeQuad)], seconds: 0))
+        XCTAssertTrue(emitAction(h.element(), "set-overlay", 7, "[]"), "on screen")
+        XCTAssertFalse(emitAction(h.element(), "set-overlay", 6, "[]"), "below the highest id seen and never on screen")
+        XCTAssertTrue(emitAction(h.element(), "set-overlay", 8, "[]"), "may still arrive")
+        // Track 5 expires: gone, and its overlay with it.
+        _ = try XCTUnwrap(h.push(h.black, codes: [code("B", id: 7, quad: codeQuad)], seconds: 1))
+        XCTAssertFalse(emitAction(h.element(), "set-overlay", 5, "[]"), "gone")
+        XCTAssertFalse(emitAction(h.element(), "clear-overlay", 5), "its overlay went with it")
+        XCTAssertTrue(emitAction(h.element(), "clear-overlay", 7))
+    }
+
     func testSetOverlayRefusesInvalidOverlays() {
         let h = OverlayHarness("aroverlay")
         XCTAssertFalse(emitAction(h.element(), "set-overlay", 1, ##"[{"type": "box", "anchor": "nowhere"}]"##))
