@@ -28,6 +28,8 @@ public final class ArOverlay: VideoFilterElement {
         var showLabels = true
         var showLocated = true
         var showOccluded = false
+        var showStats = false
+        var statsInterval = 0.0
         var style: String?
         var hint: String?
     }
@@ -59,6 +61,10 @@ public final class ArOverlay: VideoFilterElement {
         .bool("show-occluded", "Show occluded",
               "Draw codes the tracker reports 'occluded' (not seen at their place: covered, torn off, out of the frame) "
                   + "as tracked ones; false: their overlays fade out and stay hidden until the code is seen again", \.showOccluded),
+        .bool("show-stats", "Show stats",
+              "Draw a panel in the top-left corner: frame rate and time per frame of the last second of stream time, "
+                  + "and the codes on this frame (tracked, occluded, located)", \.showStats),
+        ElementStats.property(\.statsInterval),
     ]
 
     /// Signal indices, in `signals` order.
@@ -100,6 +106,10 @@ public final class ArOverlay: VideoFilterElement {
         /// Attach the composition as a meta (true) or blend it (false); nil until decided after caps.
         var attachMeta: Bool?
         var missingImages: Set<String> = []
+        let stats = ElementStats()
+        /// The last second's figures, for `show-stats`.
+        var panel = FrameStats(intervalNanoseconds: 1_000_000_000)
+        var panelReport: FrameStats.Report?
 
         init(style: Style, hint: String?) {
             self.style = style
@@ -160,6 +170,7 @@ public final class ArOverlay: VideoFilterElement {
 
     public func setInfo(_ info: VideoInfo) throws {
         state?.attachMeta = nil
+        if let d = info.frameDurationNanoseconds { state?.stats.frameDurationNanoseconds = d }
     }
 
     public func propertyChanged(_ name: String) {
@@ -273,6 +284,8 @@ public final class ArOverlay: VideoFilterElement {
     /// Forgets every overlay (flush, discontinuity): no track is on screen any more.
     private func resetTimeline() {
         state?.timeline.reset()
+        state?.stats.reset()
+        state?.panel.reset()
         shared.update {
             $0.tracks = []
             $0.byTrack = [:]
@@ -320,12 +333,20 @@ public final class ArOverlay: VideoFilterElement {
 
     public func transform(_ frame: VideoFrame) throws {
         guard let state else { return }
+        state.stats.begin()
+        let s = settings.snapshot
+        var counts: [(String, Int)] = []
         defer {
             state.frameIndex += 1
             state.tiles.endFrame()
             state.blender.endFrame()
+            state.stats.end(frame, intervalSeconds: s.statsInterval, counts: counts, element: element)
+            let duration = frame.buffer.durationNanoseconds ?? state.stats.frameDurationNanoseconds
+            if let r = state.panel.record(ptsNanoseconds: frame.buffer.ptsNanoseconds ?? state.frameIndex &* duration,
+                                          durationNanoseconds: duration, processMilliseconds: state.stats.elapsedMilliseconds) {
+                state.panelReport = r
+            }
         }
-        let s = settings.snapshot
         var shared = self.shared.snapshot
         if shared.styleDirty { reloadStyle(s, state) ; shared = self.shared.snapshot }
         if frame.buffer.isDiscont && state.frameIndex > 0 { resetTimeline() }
@@ -380,6 +401,10 @@ public final class ArOverlay: VideoFilterElement {
         if changes.visible.isEmpty, let hint = state.hint {
             tiles += hintTiles(hint, s: s, state: state, frame: frame)
         }
+        counts = [("codes", regions.filter { $0.state != .lost && $0.state != .located && $0.state != .occluded }.count),
+                  ("occluded", regions.filter { $0.state == .occluded }.count),
+                  ("located", regions.filter { $0.state == .located }.count)]
+        if s.showStats { tiles += statsTiles(counts, s: s, state: state, frame: frame) }
         guard !tiles.isEmpty else { return }
         if state.attachMeta == nil {
             state.attachMeta = downstreamTakesMeta()
@@ -491,6 +516,20 @@ public final class ArOverlay: VideoFilterElement {
         let size = state.renderer.size(of: label)
         // Centred, a tenth of the frame above its bottom edge.
         let center = Point(x: Double(frame.width) / 2, y: Double(frame.height) * 0.9 - size.height / 2)
+        return state.renderer.tiles(for: .label(label, rect: PlacedRect(center: center, width: size.width, height: size.height)),
+                                    opacity: 1, frameWidth: frame.width, frameHeight: frame.height)
+    }
+
+    /// The `show-stats` panel: the last second's frame rate and time per frame, this frame's codes.
+    private func statsTiles(_ counts: [(String, Int)], s: Settings, state: State, frame: VideoFrame) -> [RenderTile] {
+        let rate = state.panelReport.map { String(format: "%.1f fps, %.1f ms per frame (p95 %.1f)", $0.fps,
+                                                  $0.processMedianMilliseconds, $0.processP95Milliseconds) } ?? "measuring..."
+        let codes = counts.map { "\($0.1) \($0.0 == "codes" ? "tracked" : $0.0)" }.joined(separator: ", ")
+        let font = state.renderer.sizedFont(s.font ?? "Sans Bold", frameHeight: frame.height / 2)
+        let label = LabelContent(text: rate + "\n" + codes, font: font, color: Color(red: 1, green: 1, blue: 1),
+                                 background: Color(red: 0, green: 0, blue: 0, alpha: 0.6), padding: 6, radius: 6)
+        let size = state.renderer.size(of: label)
+        let center = Point(x: 8 + size.width / 2, y: 8 + size.height / 2)
         return state.renderer.tiles(for: .label(label, rect: PlacedRect(center: center, width: size.width, height: size.height)),
                                     opacity: 1, frameWidth: frame.width, frameHeight: frame.height)
     }

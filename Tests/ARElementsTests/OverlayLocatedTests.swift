@@ -131,4 +131,16 @@ final class OverlayLocatedTests: XCTestCase {
             XCTAssertEqual(try XCTUnwrap(last).isBlack, !show, "show-occluded=\(show)")
         }
     }
+
+    func testShowStatsDrawsAPanelInTheTopLeftCorner() throws {
+        for show in [false, true] {
+            let h = OverlayHarness("aroverlay show-stats=\(show) show-located=false")
+            let out = try XCTUnwrap(h.push(h.black, codes: [], seconds: 0))
+            let image = BGRxImage(bytes: out.bytes, width: h.width)
+            // The panel's dark background over black is invisible: its white text is not.
+            let lit = (0..<40).contains { y in (0..<120).contains { x in image.rgb(x, y).r > 128 } }
+            XCTAssertEqual(lit, show, "show-stats=\(show)")
+            XCTAssertEqual(image.rgb(300, 200).r, 0, "the rest of the frame untouched")
+        }
+    }
 }

@@ -55,4 +55,14 @@ final class StatsMessageTests: XCTestCase {
         let quiet = try stats("arcodesrc num-buffers=30 ! arbarcodetrack ! fakesink")
         XCTAssertEqual(quiet.count, 0)
     }
+
+    func testTheOverlayReportsItsTimeAndCodesAndDrawsAStatsPanel() throws {
+        let messages = try stats("arcodesrc num-buffers=30 seed=3 codes=2 enter-leave=false ! video/x-raw,width=320,height=240,framerate=30/1 "
+                                 + "! arbarcodetrack detect-mode=sync ! aroverlay stats-interval=1 ! fakesink")
+        defer { messages.forEach { gst_structure_free($0) } }
+        XCTAssertEqual(messages.count, 1)
+        XCTAssertEqual(messages.first.flatMap { int($0, "frames") }, 30)
+        XCTAssertNotNil(messages.first.flatMap { int($0, "codes") })
+        XCTAssertNotNil(messages.first.flatMap { double($0, "process-ms-p95") })
+    }
 }
