@@ -27,9 +27,12 @@ enum LinearOutline {
     }
 
     /// The same fit for points read in the direction `reading` (a unit vector in `luma`'s pixels).
-    static func fit(points: [Point], reading: Point, in luma: LumaImage) -> Quad? {
+    /// `axisKnown`: `reading` is already across the bars (measured over the whole code, e.g. a
+    /// located region's axis), so the gradients near the points, which an overlapping edge can
+    /// turn, are not asked.
+    static func fit(points: [Point], reading: Point, axisKnown: Bool = false, in luma: LumaImage) -> Quad? {
         guard !points.isEmpty else { return nil }
-        var u = barAxis(around: points, in: luma) ?? reading
+        var u = axisKnown ? reading : barAxis(around: points, in: luma) ?? reading
         let mean = points.reduce(Point(x: 0, y: 0), +) * (1 / Double(points.count))
         u = refineAxis(u, centre: mean, span: points.map { dot($0 - mean, u) }, in: luma)
         if dot(u, reading) < 0 { u = u * -1 }

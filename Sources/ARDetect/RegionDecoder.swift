@@ -101,7 +101,7 @@ final class RegionDecoder {
                     // Strip pixels → frame: x along the axis, y across the bars (band centres).
                     let points = s.points.map { p in q.topLeft + u * ((p.x + 0.5) * sx) + d * ((p.y + 0.5) * sy) }
                     let reading = s.orientation == ZBAR_ORIENT_DOWN ? u * -1 : u
-                    guard let quad = LinearOutline.fit(points: points, reading: reading, in: luma) else { return nil }
+                    guard let quad = LinearOutline.fit(points: points, reading: reading, axisKnown: true, in: luma) else { return nil }
                     // Neighbouring rows share blur: agreement counts once per group of four rows
                     // (a quarter of the bars' height), so two agreeing readings are two independent ones.
                     let groups = Set(s.points.map { Int($0.y) / Self.rowsPerGroup }).count

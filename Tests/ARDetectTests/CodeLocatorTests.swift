@@ -140,4 +140,22 @@ final class CodeLocatorTests: XCTestCase {
         XCTAssertEqual(found.map(\.text), ["EDGE-128"])
         XCTAssertGreaterThanOrEqual(found.first?.quality ?? 0, 3, "read by the bands inside the frame")
     }
+
+    func testACardOverlappingABarCodeDoesNotTurnItsOutline() throws {
+        // A generated clip's frame where another code's card lies over the corner of an EAN-13:
+        // gradients near where the strip reads the code run along the card's edge; the region's
+        // axis, measured over the whole code, does not.
+        let clip = try CodeClip(CodeClipOptions(width: 640, height: 360, seed: 1))
+        let (image, truth) = clip.frame(at: 29)
+        let expected = try XCTUnwrap(truth.first { $0.payload == Array("8357102339555".utf8) })
+        let found = image.pixels.withUnsafeBytes {
+            try! BarcodeDetector(options: DetectorOptions(locate: .regions)).detect(
+                LumaImage(base: $0.baseAddress!, width: image.width, height: image.height, stride: image.stride))
+        }
+        let code = try XCTUnwrap(found.first { $0.text == "8357102339555" })
+        let turn = abs((code.quad.rotationDegrees - expected.quad.rotationDegrees).remainder(dividingBy: 180))
+        XCTAssertLessThan(turn, 4, "outline along the code: \(code.quad.corners) vs \(expected.quad.corners)")
+        XCTAssertGreaterThan(code.quad.topLeft.distance(to: code.quad.bottomLeft), 0.5 * expected.quad.topLeft.distance(to: expected.quad.bottomLeft),
+                             "as tall as the bars")
+    }
 }
