@@ -170,7 +170,7 @@ public final class ArBarcodeTrack: VideoFilterElement {
             let full = live.isEmpty ? due : (!lastSubmittedFull && due)
             if (full || !live.isEmpty), let plane = stage.current?.levels[0],
                worker.submit(.init(plane: plane, frame: stage.frameIndex, regions: full ? nil : live,
-                                   skipping: live.map(\.quad), symbologies: s.symbologies, options: s.detector)) {
+                                   skipping: stage.seenQuads(live), symbologies: s.symbologies, options: s.detector)) {
                 jobPyramid = stage.current
                 lastSubmittedFull = full
                 if full { framesSinceFull = 0; fullSubmitted = true }
@@ -182,7 +182,7 @@ public final class ArBarcodeTrack: VideoFilterElement {
             defer { decodeMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6 }
             if framesSinceFull % s.detectInterval == 0 {
                 // New codes from the full decode; tracked ones from re-decodes in their regions.
-                let result = decoder.full(plane, skipping: live.map(\.quad))
+                let result = decoder.full(plane, skipping: stage.seenQuads(live))
                 detections = result.codes
                 located = Self.regions(result.located)
                 if !live.isEmpty { detections += Self.confirming(decoder.regions(plane, live), live) }

@@ -138,6 +138,13 @@ final class TrackingStage {
         return tracker.liveTracks
     }
 
+    /// The quads of `tracks` whose code is seen where they are: full scans leave these to the tracks'
+    /// re-decodes. An occluded track's place is scanned afresh (another code may be in front of it).
+    func seenQuads(_ tracks: [Track]) -> [Quad] {
+        let occluded = tracker.occludedIDs
+        return tracks.filter { !occluded.contains($0.id) }.map(\.quad)
+    }
+
     /// Marks occluded the tracks whose place has not looked like their code for `occlusionFrames`
     /// frames in a row (or lies mostly outside the frame), and seen again those whose place looks
     /// like it once more.

@@ -81,6 +81,23 @@ final class TrackTests: XCTestCase {
         }
     }
 
+    func testACodeOnACardSlidIntoPlaceOverAnotherIsTrackedWhileTheOtherIsOccluded() throws {
+        var under = TestFrame(width: 240, height: 240)
+        under.addQR("UNDER", x: 120, y: 120, module: 4)
+        // Another code's card over it: white, a little larger, another QR code in the middle.
+        var over = under
+        for y in 60..<184 { for x in 62..<186 { over.image[x, y] = 255 } }
+        over.addQR("OVER CARD", x: 124, y: 122, module: 3, rotation: 10)
+        let h = Harness("arbarcodetrack detect-mode=sync", caps: under.i420Caps)
+        var last: [BarcodeRegion] = []
+        for (i, f) in [under, under, over, over, over, over].enumerated() {
+            last = try XCTUnwrap(h.process(f.i420, ptsNanoseconds: UInt64(i) * frameNs)).regions
+        }
+        // Within the 1 s expiry of the code underneath: the new code is followed, the old one hidden.
+        XCTAssertEqual(last.first { $0.text == "OVER CARD" }?.state, .detected)
+        XCTAssertEqual(last.first { $0.text == "UNDER" }?.state, .occluded)
+    }
+
     func testArtrackAfterArbarcodedetectGivesStableIds() throws {
         let h = Harness("arbarcodedetect ! artrack", caps: TestFrame(width: 240, height: 240).i420Caps)
         var ids: Set<UInt64> = []
