@@ -3,9 +3,7 @@ import XCTest
 
 /// The `arserve` executable as users run it.
 final class ArserveCommandTests: XCTestCase {
-    private var binary: String {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("arserve").path
-    }
+    private var binary: String { arserveBinary }
 
     private func run(_ arguments: [String], environment: [String: String] = [:], stopAfterStarting: Bool = false)
         throws -> (status: Int32, out: String, err: String) {
@@ -40,22 +38,8 @@ final class ArserveCommandTests: XCTestCase {
         return path
     }
 
-    /// Starts arserve on `file` (a free port) and waits for its "watch with" line; the URL served.
-    private func serve(_ file: String, environment: [String: String] = [:]) throws -> (arserve: ChildProcess, url: String) {
-        let arserve = try ChildProcess(binary, [file, "--port", "0"],
-                                       environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
-        XCTAssertTrue(waitUntil { arserve.stdout.contains("watch with") || !arserve.process.isRunning }, arserve.stderr)
-        let url = arserve.stdout.range(of: #"rtsp://[0-9.]+:[0-9]+/ar"#, options: .regularExpression).map { String(arserve.stdout[$0]) }
-        guard let url else {
-            XCTFail("no URL in: \(arserve.stdout) \(arserve.stderr)")
-            throw CocoaError(.featureUnsupported)
-        }
-        return (arserve, url)
-    }
-
-    /// The lines arserve logged on standard error that contain `text`.
-    private func logLines(_ arserve: ChildProcess, containing text: String) -> [Substring] {
-        arserve.stderr.split(separator: "\n").filter { $0.contains(text) }
+    private func serve(_ file: String) throws -> (arserve: ChildProcess, url: String) {
+        try startArserve([file, "--port", "0"])
     }
 
     func testAFailingPipelineIsLoggedWithItsElementAndReasonOnEveryViewersConnect() throws {

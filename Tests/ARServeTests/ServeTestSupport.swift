@@ -117,3 +117,23 @@ func ffmpegDecode(_ url: String, transport: String, frames: Int) throws -> FFmpe
     let decoded = ffmpeg.stdout.split(separator: "\n").filter { $0.hasPrefix("frame=") }.last.flatMap { Int($0.dropFirst(6)) } ?? 0
     return FFmpegResult(status: status, framesDecoded: decoded, messages: ffmpeg.stderr.trimmingCharacters(in: .whitespacesAndNewlines))
 }
+
+/// The arserve executable built beside the tests.
+let arserveBinary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("arserve").path
+
+/// Starts arserve with `arguments` and waits for its "watch with" line; the child and the URL it serves.
+func startArserve(_ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
+                  directory: String? = nil) throws -> (arserve: ChildProcess, url: String) {
+    let arserve = try ChildProcess(arserveBinary, arguments, environment: environment, directory: directory)
+    XCTAssertTrue(waitUntil { arserve.stdout.contains("watch with") || !arserve.process.isRunning }, arserve.stderr)
+    guard let range = arserve.stdout.range(of: #"rtsp://[0-9.]+:[0-9]+/\S*"#, options: .regularExpression) else {
+        XCTFail("arserve \(arguments) printed no URL: \(arserve.stdout) \(arserve.stderr)")
+        throw CocoaError(.featureUnsupported)
+    }
+    return (arserve, String(arserve.stdout[range]))
+}
+
+/// The lines arserve logged on standard error that contain `text`.
+func logLines(_ arserve: ChildProcess, containing text: String) -> [Substring] {
+    arserve.stderr.split(separator: "\n").filter { $0.contains(text) }
+}
