@@ -28,7 +28,7 @@ func greenPixels(_ rgb: [UInt8]) -> Int {
 
 /// A child process whose standard output and error are collected as they arrive, so a test can
 /// read a running server's log or wait for a line, with a hang guard instead of a timing assertion.
-final class ChildProcess: @unchecked Sendable {  // `out` and `err` are guarded by `lock`
+final class ChildProcess: @unchecked Sendable {  // `out`, `err` guarded by `lock`; `process` used on the test's thread only
     let process = Process()
     private let lock = NSLock()
     private var out = Data(), err = Data()
