@@ -11,9 +11,11 @@ set -euo pipefail
 build=(pkg-config make libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstrtspserver-1.0-dev
        patchelf libzbar-dev libcairo2-dev libpango1.0-dev libqrencode-dev gstreamer1.0-tools gstreamer1.0-plugins-base
        gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav
-       fonts-dejavu-core fonts-ipafont-gothic
+       gstreamer1.0-plugins-base-apps fonts-dejavu-core fonts-ipafont-gothic
        # the Python examples in docs/examples (GStreamer through PyGObject, drawing with pycairo)
        python3-gi gir1.2-gstreamer-1.0 python3-gi-cairo
+       # an RTSP client that is not GStreamer, for the RTSP tests (ffmpeg), and viewers arserve suggests
+       ffmpeg
        # what the Swift toolchain itself needs to compile and link on Debian 12
        binutils libc6-dev libgcc-12-dev libstdc++-12-dev libcurl4 libxml2 libedit2 libsqlite3-0 libncurses6
        zlib1g-dev tzdata)

@@ -17,6 +17,9 @@ public struct ServeOptions: Sendable {
     public var password: String?
     /// Encoder for raw-video pipelines; nil: the first available.
     public var encoder: H264Encoder?
+    /// Where viewers connecting and leaving, and the served pipeline's errors and warnings, are
+    /// reported; called on GLib and streaming threads. Default: one line each on standard error.
+    public var log: @Sendable (ServeEvent) -> Void = ServeEvent.writeToStandardError
 
     public init() {}
 }
@@ -110,6 +113,9 @@ public final class PipelineServer {
         gst_rtsp_media_factory_set_launch(factory, "( \(launch) )")
         gst_rtsp_media_factory_set_shared(factory, 1)
         gst_rtsp_media_factory_set_latency(factory, 0)
+        let log = EventLog(options.log)
+        log.watchViewers(of: server)
+        log.watchPipelines(of: factory)
         if let user = options.user, let password = options.password {
             let auth = gst_rtsp_auth_new()!
             let token = gst_rtsp_token_new_empty()!

@@ -15,7 +15,9 @@ let usage = """
       --user     require basic authentication as NAME; the password comes from $ARSERVE_PASSWORD
       --encoder  H.264 encoder (default: x264enc when installed, else openh264enc)
     Variables ${NAME} / ${NAME:-default} in FILE come from the environment.
-    One shared pipeline serves every viewer. Stops cleanly on Ctrl-C (SIGINT) or SIGTERM.
+    One shared pipeline serves every viewer. Viewers connecting and leaving, and the pipeline's
+    errors and warnings (element, reason, details), are logged on standard error.
+    Stops cleanly on Ctrl-C (SIGINT) or SIGTERM.
     """
 
 func fail(_ message: String, status: Int32) -> Never {
@@ -83,7 +85,7 @@ g_unix_signal_add(SIGINT, quit, UnsafeMutableRawPointer(loop))
 g_unix_signal_add(SIGTERM, quit, UnsafeMutableRawPointer(loop))
 print("arserve: serving \(file) at \(url)")
 print("arserve: H.264 \(server.encoder.map { "from \($0.rawValue)" } ?? "from the file's own pay0")\(options.user != nil ? ", basic authentication as \(options.user!)" : "")")
-print("arserve: watch with: gst-play-1.0 \(url)   (or ffplay / vlc); Ctrl-C stops")
+print("arserve: \(ViewerSuggestion.line(url: url)); Ctrl-C stops")
 fflush(stdout)
 g_main_loop_run(loop)
 server.stop()

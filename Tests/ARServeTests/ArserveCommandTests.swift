@@ -3,9 +3,7 @@ import XCTest
 
 /// The `arserve` executable as users run it.
 final class ArserveCommandTests: XCTestCase {
-    private var binary: String {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("arserve").path
-    }
+    private var binary: String { arserveBinary }
 
     private func run(_ arguments: [String], environment: [String: String] = [:], stopAfterStarting: Bool = false)
         throws -> (status: Int32, out: String, err: String) {
@@ -36,8 +34,70 @@ final class ArserveCommandTests: XCTestCase {
 
     private func write(_ text: String) -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("arserve-\(UUID().uuidString).pipeline").path
-        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
         return path
+    }
+
+    private func serve(_ file: String) throws -> (arserve: ChildProcess, url: String) {
+        try startArserve([file, "--port", "0"])
+    }
+
+    func testAFailingPipelineIsLoggedWithItsElementAndReasonOnEveryViewersConnect() throws {
+        let missing = "/nonexistent-\(UUID().uuidString)/clip.mp4"
+        let (arserve, url) = try serve(write("filesrc location=\(missing) ! decodebin ! videoconvert\n"))
+        XCTAssertEqual(logLines(arserve, containing: "pipeline error").count, 0, "nothing fails before a viewer comes")
+        for attempt in 1...2 {
+            let viewer = try ffmpegDecode(url, transport: "tcp", frames: 1)
+            XCTAssertTrue(viewer.messages.contains("503"), viewer.messages)
+            XCTAssertTrue(waitUntil { logLines(arserve, containing: "pipeline error").count == attempt }, arserve.stderr)
+        }
+        let errors = logLines(arserve, containing: "pipeline error")
+        XCTAssertEqual(errors.count, 2, "one line on the first connect, one on the retry: \(arserve.stderr)")
+        for line in errors {
+            XCTAssertTrue(line.hasPrefix("arserve: pipeline error from filesrc: Resource not found."), String(line))
+            XCTAssertTrue(line.contains("No such file \"\(missing)\""), String(line))
+        }
+        XCTAssertEqual(arserve.interrupt(), 0)
+    }
+
+    func testViewersAreLoggedWhenTheyConnectAndLeave() throws {
+        let (arserve, url) = try serve(write("videotestsrc is-live=true ! video/x-raw,width=160,height=120,framerate=30/1\n"))
+        let viewer = try ffmpegDecode(url, transport: "tcp", frames: 5)
+        XCTAssertEqual(viewer.framesDecoded, 5, viewer.messages)
+        XCTAssertTrue(waitUntil { !logLines(arserve, containing: " left").isEmpty }, arserve.stderr)
+        let connected = logLines(arserve, containing: "connected"), left = logLines(arserve, containing: " left")
+        XCTAssertEqual(connected.count, 1, arserve.stderr)
+        XCTAssertEqual(left.count, 1, arserve.stderr)
+        let address = connected.first?.range(of: #"viewer 127\.0\.0\.1:[0-9]+"#, options: .regularExpression).map { String(connected[0][$0]) }
+        XCTAssertNotNil(address, arserve.stderr)
+        XCTAssertEqual(connected.first.map(String.init), "arserve: \(address ?? "?") connected")
+        XCTAssertEqual(left.first.map(String.init), "arserve: \(address ?? "?") left")
+        XCTAssertEqual(arserve.interrupt(), 0)
+    }
+
+    /// A folder holding only a stand-in for each of `players` (executable files), for PATH.
+    private func pathWith(_ players: [String]) -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("arserve-path-\(UUID().uuidString)").path
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        for p in players {
+            _ = FileManager.default.createFile(atPath: "\(dir)/\(p)", contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o755])
+        }
+        return dir
+    }
+
+    func testSuggestsOnlyTheViewersThatAreInstalled() throws {
+        let path = write("videotestsrc is-live=true ! video/x-raw,width=160,height=120,framerate=30/1\n")
+        let r = try run([path, "--port", "0"], environment: ["PATH": pathWith(["ffplay", "mpv"])], stopAfterStarting: true)
+        XCTAssertTrue(r.out.range(of: #"watch with: ffplay rtsp://127\.0\.0\.1:[0-9]+/ar   \(or mpv\)"#, options: .regularExpression) != nil, r.out)
+        XCTAssertFalse(r.out.contains("gst-play-1.0"), r.out)
+        XCTAssertFalse(r.out.contains("vlc"), r.out)
+    }
+
+    func testSaysWhereToGetAViewerWhenNoneIsInstalled() throws {
+        let path = write("videotestsrc is-live=true ! video/x-raw,width=160,height=120,framerate=30/1\n")
+        let r = try run([path, "--port", "0"], environment: ["PATH": pathWith([])], stopAfterStarting: true)
+        XCTAssertTrue(r.out.contains("watch with any RTSP player at rtsp://127.0.0.1:"), r.out)
+        XCTAssertTrue(r.out.contains("gst-play-1.0 comes with Debian's gstreamer1.0-plugins-base-apps"), r.out)
     }
 
     func testABrokenPipelineFileExitsNonZeroNamingTheElement() throws {

@@ -25,3 +25,115 @@ func greenPixels(_ rgb: [UInt8]) -> Int {
     }
     return n
 }
+
+/// A child process whose standard output and error are collected as they arrive, so a test can
+/// read a running server's log or wait for a line, with a hang guard instead of a timing assertion.
+final class ChildProcess: @unchecked Sendable {  // `out`, `err` guarded by `lock`; `process` used on the test's thread only
+    let process = Process()
+    private let lock = NSLock()
+    private var out = Data(), err = Data()
+
+    /// Starts `executable` (a path, or a name looked up in PATH) in `directory` (nil: this one).
+    init(_ executable: String, _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
+         directory: String? = nil) throws {
+        guard let path = executable.contains("/") ? executable : findInPath(executable, environment["PATH"]) else {
+            XCTFail("\(executable) is not installed (scripts/deps.sh build installs it)")
+            throw CocoaError(.fileNoSuchFile)
+        }
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.environment = environment
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        let outPipe = Pipe(), errPipe = Pipe()
+        process.standardOutput = outPipe
+        process.standardError = errPipe
+        process.standardInput = FileHandle.nullDevice
+        outPipe.fileHandleForReading.readabilityHandler = { [weak self] h in self?.append(h, toError: false) }
+        errPipe.fileHandleForReading.readabilityHandler = { [weak self] h in self?.append(h, toError: true) }
+        try process.run()
+    }
+
+    private func append(_ handle: FileHandle, toError: Bool) {
+        let data = handle.availableData
+        if data.isEmpty { handle.readabilityHandler = nil; return }
+        lock.lock()
+        if toError { err.append(data) } else { out.append(data) }
+        lock.unlock()
+    }
+
+    /// Everything written to standard output so far.
+    var stdout: String { lock.lock(); defer { lock.unlock() }; return String(decoding: out, as: UTF8.self) }
+    /// Everything written to standard error so far.
+    var stderr: String { lock.lock(); defer { lock.unlock() }; return String(decoding: err, as: UTF8.self) }
+
+    /// Waits for the process to end (killing it after the hang guard); its exit status, nil if killed.
+    @discardableResult
+    func waitForExit(seconds: Double = 60) -> Int32? {
+        if !waitUntil(seconds: seconds, { !process.isRunning }) {
+            process.terminate()
+            process.waitUntilExit()
+            return nil
+        }
+        process.waitUntilExit()
+        // Output written just before exit may still be on its way through the pipes.
+        _ = waitUntil(seconds: 5) { [self] in
+            (process.standardOutput as? Pipe)?.fileHandleForReading.readabilityHandler == nil
+                && (process.standardError as? Pipe)?.fileHandleForReading.readabilityHandler == nil
+        }
+        return process.terminationStatus
+    }
+
+    /// Asks the process to stop as Ctrl-C would, and waits for it.
+    @discardableResult
+    func interrupt() -> Int32? {
+        if process.isRunning { kill(process.processIdentifier, SIGINT) }
+        return waitForExit()
+    }
+
+    deinit {
+        if process.isRunning { process.terminate(); process.waitUntilExit() }
+    }
+}
+
+/// The first executable called `name` in the colon-separated `path` (as `which` finds it).
+func findInPath(_ name: String, _ path: String?) -> String? {
+    (path ?? "").split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+}
+
+/// What ffmpeg saw as an RTSP client: frames decoded, and every warning and error it printed.
+struct FFmpegResult {
+    var status: Int32?
+    var framesDecoded: Int
+    var messages: String
+}
+
+/// Decodes `frames` video frames of `url` with ffmpeg, RTP over `transport` (`udp` or `tcp`),
+/// printing warnings and errors (`-v warning`): what ffplay and VLC's decoder would meet.
+func ffmpegDecode(_ url: String, transport: String, frames: Int) throws -> FFmpegResult {
+    let ffmpeg = try ChildProcess("ffmpeg", ["-nostdin", "-hide_banner", "-nostats", "-v", "warning", "-progress", "pipe:1",
+                                             "-rtsp_transport", transport, "-i", url, "-frames:v", String(frames), "-f", "null", "-"])
+    let status = ffmpeg.waitForExit()
+    // -progress writes key=value blocks; the last frame= is the total.
+    let decoded = ffmpeg.stdout.split(separator: "\n").filter { $0.hasPrefix("frame=") }.last.flatMap { Int($0.dropFirst(6)) } ?? 0
+    return FFmpegResult(status: status, framesDecoded: decoded, messages: ffmpeg.stderr.trimmingCharacters(in: .whitespacesAndNewlines))
+}
+
+/// The arserve executable built beside the tests.
+let arserveBinary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("arserve").path
+
+/// Starts arserve with `arguments` and waits for its "watch with" line; the child and the URL it serves.
+func startArserve(_ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
+                  directory: String? = nil) throws -> (arserve: ChildProcess, url: String) {
+    let arserve = try ChildProcess(arserveBinary, arguments, environment: environment, directory: directory)
+    XCTAssertTrue(waitUntil { arserve.stdout.contains("watch with") || !arserve.process.isRunning }, arserve.stderr)
+    guard let range = arserve.stdout.range(of: #"rtsp://[0-9.]+:[0-9]+/\S*"#, options: .regularExpression) else {
+        XCTFail("arserve \(arguments) printed no URL: \(arserve.stdout) \(arserve.stderr)")
+        throw CocoaError(.featureUnsupported)
+    }
+    return (arserve, String(arserve.stdout[range]))
+}
+
+/// The lines arserve logged on standard error that contain `text`.
+func logLines(_ arserve: ChildProcess, containing text: String) -> [Substring] {
+    arserve.stderr.split(separator: "\n").filter { $0.contains(text) }
+}
