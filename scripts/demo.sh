@@ -17,8 +17,19 @@ rm -f "$out"/demo-snapshot-*.png
 AR_SINK="arexport location=$out/demo.jsonl ! tee name=t \
   t. ! queue ! videoconvert ! x264enc tune=zerolatency speed-preset=veryfast ! mp4mux ! filesink location=$out/demo.mp4 \
   t. ! queue ! videorate drop-only=true max-rate=1 ! videoconvert ! pngenc ! multifilesink async=false sync=false location=$out/demo-snapshot-%05d.png" \
+rm -f "$out/demo.jsonl"
 WIDTH=$W HEIGHT=$H FRAMES=$FRAMES LIVE=false \
-  scripts/arlaunch pipelines/demo.pipeline -q
+  scripts/arlaunch pipelines/demo.pipeline -q &
+pid=$!
+# Progress from the metadata file (one line per frame), once a second, until the pipeline ends.
+prev=0
+while kill -0 "$pid" 2>/dev/null; do
+  sleep 1
+  done_frames=$( [ -f "$out/demo.jsonl" ] && wc -l < "$out/demo.jsonl" || echo 0)
+  echo "demo: $done_frames/$FRAMES frames, $((done_frames - prev)) fps"
+  prev=$done_frames
+done
+wait "$pid"
 mv "$(ls "$out"/demo-snapshot-*.png | tail -n 1)" "$out/demo.png"
 rm -f "$out"/demo-snapshot-*.png
 lines=$(wc -l < "$out/demo.jsonl")
