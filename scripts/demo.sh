@@ -12,12 +12,11 @@ quiet_swift swift build -c release --product gstarbarcode
 quiet_swift swift build -c release --product arserve
 W=1280 H=720 FRAMES=300
 echo "demo: running pipelines/demo.pipeline for $FRAMES frames (${W}x${H}, 30 fps, not paced)"
-rm -f "$out"/demo-snapshot-*.png
+rm -f "$out"/demo-snapshot-*.png "$out/demo.jsonl"
 # The file's pipeline ends in raw video; this tail writes the metadata, the MP4 and snapshots.
 AR_SINK="arexport location=$out/demo.jsonl ! tee name=t \
   t. ! queue ! videoconvert ! x264enc tune=zerolatency speed-preset=veryfast ! mp4mux ! filesink location=$out/demo.mp4 \
   t. ! queue ! videorate drop-only=true max-rate=1 ! videoconvert ! pngenc ! multifilesink async=false sync=false location=$out/demo-snapshot-%05d.png" \
-rm -f "$out/demo.jsonl"
 WIDTH=$W HEIGHT=$H FRAMES=$FRAMES LIVE=false \
   scripts/arlaunch pipelines/demo.pipeline -q &
 pid=$!
