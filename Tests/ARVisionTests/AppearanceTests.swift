@@ -52,4 +52,16 @@ final class AppearanceTests: XCTestCase {
         XCTAssertNil(Appearance(a, quad: qa.translated(dx: 300, dy: 0)))
         XCTAssertNotNil(Appearance(a, quad: qa.translated(dx: 10, dy: 0)))
     }
+
+    func testATrackThatDriftedByLessThanASampleStillSeesItsCode() throws {
+        // Between decodes the flow may leave a track a few pixels off its code: a sixteenth of the
+        // code's side (one sample) must not make it look covered.
+        let (a, qa) = try scene(here)
+        let look = try XCTUnwrap(Appearance(a, quad: qa))
+        let shift = qa.meanSide / 18
+        for (dx, dy) in [(shift, 0.0), (0.0, -shift), (-shift, shift)] {
+            let drifted = try XCTUnwrap(Appearance(a, quad: qa.translated(dx: dx, dy: dy)))
+            XCTAssertTrue(drifted.matches(look), "drifted by (\(dx), \(dy)) px: similarity \(drifted.similarity(to: look))")
+        }
+    }
 }
