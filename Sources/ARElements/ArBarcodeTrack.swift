@@ -36,8 +36,10 @@ public final class ArBarcodeTrack: VideoFilterElement {
         var symbologies: String? = "all"
         var detectMode = DetectMode.auto
         var detectInterval = 1
-        /// The whole-frame fallback adds no 1D readings: the region passes see the code again on the next frames.
-        var detector = { var o = DetectorOptions(threads: 0); o.wholeFrameAdds1D = false; return o }()
+        /// Regions only: a video gives a missed code another chance on the next frame, and the
+        /// whole-frame fallback of `auto` stalls the decodes (300 ms at 4K). With `locate=auto` the
+        /// fallback adds no 1D readings: the region passes see the code again on the next frames.
+        var detector = { var o = DetectorOptions(locate: .regions, threads: 0); o.wholeFrameAdds1D = false; return o }()
         var tracking = TrackingSettings()
     }
 
