@@ -106,8 +106,9 @@ public struct Style: @unchecked Sendable {
             for (column, v) in table.rows[key] ?? [:] { values["\(name).\(column)"] = v }
         }
         return specs.map { spec in
-            var text = spec.kind == .label ? spec.text.expand(values) : ""
-            if let maxChars = spec.maxCharacters, text.count > maxChars { text = String(text.prefix(maxChars - 1)) + "…" }
+            let text = spec.kind == .label
+                ? StyleLimits.boundedLabel(spec.text.expand(values), maxCharacters: spec.maxCharacters ?? StyleLimits.labelCharacters)
+                : ""
             let file = spec.file.map { OverlaySpec.resolve(path: $0.expand(values), baseDirectory: baseDirectory) }
             return ResolvedOverlay(spec: spec, text: text, imagePath: file)
         }
@@ -135,7 +136,7 @@ public struct CodeInfo: Hashable, Sendable {
 /// An overlay for one code with its templates expanded.
 public struct ResolvedOverlay: Hashable, Sendable {
     public var spec: OverlaySpec
-    /// Label text (labels; empty otherwise).
+    /// Label text (labels; empty otherwise), at most `StyleLimits.labelCharacters` characters.
     public var text: String
     /// Absolute image path (images).
     public var imagePath: String?
