@@ -109,8 +109,8 @@ public struct Style: @unchecked Sendable {
             let text = spec.kind == .label
                 ? StyleLimits.boundedLabel(spec.text.expand(values), maxCharacters: spec.maxCharacters ?? StyleLimits.labelCharacters)
                 : ""
-            let file = spec.file.map { OverlaySpec.resolve(path: $0.expand(values), baseDirectory: baseDirectory) }
-            return ResolvedOverlay(spec: spec, text: text, imagePath: file)
+            let file = spec.file.map { ImageFile.resolve($0, values: values, baseDirectory: baseDirectory) }
+            return ResolvedOverlay(spec: spec, text: text, image: file)
         }
     }
 }
@@ -138,12 +138,15 @@ public struct ResolvedOverlay: Hashable, Sendable {
     public var spec: OverlaySpec
     /// Label text (labels; empty otherwise), at most `StyleLimits.labelCharacters` characters.
     public var text: String
-    /// Absolute image path (images).
-    public var imagePath: String?
+    /// The image file (images), or why the code's values may not name one (see `ImageFile`).
+    public var image: Result<ImageFile, PathRefusal>?
 
-    public init(spec: OverlaySpec, text: String = "", imagePath: String? = nil) {
+    public init(spec: OverlaySpec, text: String = "", image: Result<ImageFile, PathRefusal>? = nil) {
         self.spec = spec
         self.text = text
-        self.imagePath = imagePath
+        self.image = image
     }
+
+    /// The image file's path, when the values name one.
+    public var imagePath: String? { try? image?.get().path }
 }
