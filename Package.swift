@@ -78,6 +78,6 @@ let package = Package(
         .testTarget(name: "ARRenderTests", dependencies: ["ARRender", "ARStyle", "ARCore"]),
         .testTarget(name: "ARCodeGenTests", dependencies: ["ARCodeGen", "ARCore"]),
         .testTarget(name: "ARElementsTests",
-                    dependencies: ["ARElements", "ARGst", "ARCore", "ARCodeGen", "CGstCheck", "CGStreamer", "ARBridge"]),
+                    dependencies: ["ARElements", "ARGst", "ARCore", "ARCodeGen", "ARRender", "CGstCheck", "CGStreamer", "ARBridge"]),
     ]
 )
