@@ -239,14 +239,16 @@ final class OverlayImagePathTests: XCTestCase {
         let style = try styleFolder()
         let fifo = style + "/img/fifo.png"
         XCTAssertEqual(mkfifo(fifo, 0o644), 0)
-        // Guard for a build that opens it on the streaming thread: a writer comes after 20 s and
-        // unblocks it, so the test fails on the warning instead of hanging. Not a timing assertion.
+        // Guard for a build that opens it on the streaming thread: after 20 s writers come and go
+        // until the test ends, unblocking each open, so the test fails on the warning instead of
+        // hanging. Not a timing assertion.
         let done = DispatchSemaphore(value: 0)
         let guardThread = Thread {
-            if done.wait(timeout: .now() + 20) == .timedOut {
+            guard done.wait(timeout: .now() + 20) == .timedOut else { return }
+            repeat {
                 let fd = open(fifo, O_WRONLY | O_NONBLOCK)
                 if fd >= 0 { close(fd) }
-            }
+            } while done.wait(timeout: .now() + 0.05) == .timedOut
         }
         guardThread.start()
         defer { done.signal() }
