@@ -18,7 +18,7 @@ public final class LineWriter {
     public static let maxQueuedBytes = 64 << 20
 
     private enum Target {
-        case stream(UnsafeMutablePointer<FILE>, owned: Bool)
+        case stream(UnsafeMutablePointer<FILE>)
         case datagram(Int32)
         case connection(LineSender)
     }
@@ -34,13 +34,17 @@ public final class LineWriter {
     public init(_ destination: ExportDestination, maxQueuedLines: Int = 300) throws {
         switch destination {
         case .standardOutput:
-            target = .stream(stdout, owned: false)
+            // A stream of its own on standard output's descriptor (flushed after every line).
+            guard let f = fdopen(dup(STDOUT_FILENO), "w") else {
+                throw ExportDestinationError("Could not write to standard output: \(String(cString: strerror(errno)))")
+            }
+            target = .stream(f)
             name = "standard output"
         case .file(let path):
             guard let f = fopen(path, "w") else {
                 throw ExportDestinationError("Could not open '\(path)' for writing: \(String(cString: strerror(errno)))")
             }
-            target = .stream(f, owned: true)
+            target = .stream(f)
             name = path
         case .udp(let host, let port):
             target = .datagram(try Self.connect(host: host, port: port, datagram: true))
@@ -55,7 +59,7 @@ public final class LineWriter {
 
     deinit {
         switch target {
-        case .stream(let f, let owned): if owned { fclose(f) } else { fflush(f) }
+        case .stream(let f): fclose(f)
         case .datagram(let fd): Glibc.close(fd)
         case .connection(let sender): _ = sender.close(timeoutSeconds: 0)
         }
@@ -96,7 +100,7 @@ public final class LineWriter {
         var bytes = Array(line.utf8)
         bytes.append(0x0a)
         switch target {
-        case .stream(let f, _):
+        case .stream(let f):
             guard fwrite(bytes, 1, bytes.count, f) == bytes.count, fflush(f) == 0 else {
                 throw ExportDestinationError("Could not write to \(name): \(String(cString: strerror(errno)))")
             }
