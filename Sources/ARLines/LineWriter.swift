@@ -67,8 +67,11 @@ public final class LineWriter {
 
     /// Lines delivered whole, dropped, and not sent yet (TCP: waiting or being sent).
     public struct Stats: Equatable, Sendable {
+        /// Lines delivered whole (written to the file, sent as a datagram, or sent over TCP).
         public var written: UInt64
+        /// Lines not delivered, and never to be.
         public var dropped: UInt64
+        /// Lines waiting for a TCP consumer or being sent to it.
         public var unsent: Int
 
         public init(written: UInt64, dropped: UInt64, unsent: Int) {
