@@ -4,14 +4,15 @@ import PackageDescription
 /// Module graph (arrows point at dependencies):
 ///
 ///   ARElements ──▶ ARGst ──▶ CGStreamer, ARBridge (plugin/)
+///       │──▶ ARLines
 ///       │──▶ ARDetect ──▶ CZBar, ARCore
 ///       │──▶ ARVision ──▶ ARCore
 ///       │──▶ ARRender ──▶ CPangoCairo, ARStyle ──▶ ARCore
 ///       │──▶ CCairoGObject
 ///       └──▶ ARCodeGen ──▶ CQREncode, ARCore
 ///
-/// ARCore, ARVision and ARStyle are pure Swift (geometry, tracking, JSON records, image motion,
-/// overlay styles and layout): no GStreamer, no C.
+/// ARCore, ARVision, ARStyle and ARLines are pure Swift (geometry, tracking, JSON records, image
+/// motion, overlay styles and layout, JSON Lines destinations): no GStreamer, no C.
 let package = Package(
     name: "arbarcode",
     products: [
@@ -52,11 +53,14 @@ let package = Package(
         .target(name: "ARVision", dependencies: ["ARCore"]),
         // Overlay style files, rules and placement (anchors, offsets, sizes).
         .target(name: "ARStyle", dependencies: ["ARCore"]),
+        // JSON Lines destinations (files, standard output, UDP, TCP) delivering whole lines only.
+        .target(name: "ARLines"),
         // cairo/pango drawing of overlays.
         .target(name: "ARRender", dependencies: ["CPangoCairo", "ARStyle", "ARCore"]),
         // The elements and the plugin's registration list.
         .target(name: "ARElements",
-                dependencies: ["ARGst", "ARDetect", "ARVision", "ARStyle", "ARRender", "ARCodeGen", "ARCore", "CCairoGObject"]),
+                dependencies: ["ARGst", "ARDetect", "ARVision", "ARStyle", "ARRender", "ARCodeGen", "ARCore", "CCairoGObject",
+                               "ARLines"]),
         // Synthetic code images (QR, EAN-13, Code 128) with exact ground truth.
         .target(name: "ARCodeGen", dependencies: ["CQREncode", "ARCore"]),
         .executableTarget(name: "arclip", dependencies: ["ARCodeGen", "ARCore"]),
@@ -79,8 +83,9 @@ let package = Package(
         .testTarget(name: "ARServeTests",
                     dependencies: ["ARServe", "arserve", "ARPipelines", "ARElements", "ARBridge", "ARGst", "CGStreamer"]),
         .testTarget(name: "ARRenderTests", dependencies: ["ARRender", "ARStyle", "ARCore"]),
+        .testTarget(name: "ARLinesTests", dependencies: ["ARLines", "ARCore"]),
         .testTarget(name: "ARCodeGenTests", dependencies: ["ARCodeGen", "ARCore"]),
         .testTarget(name: "ARElementsTests",
-                    dependencies: ["ARElements", "ARGst", "ARCore", "ARCodeGen", "CGstCheck", "CGStreamer", "ARBridge"]),
+                    dependencies: ["ARElements", "ARGst", "ARCore", "ARCodeGen", "ARRender", "CGstCheck", "CGStreamer", "ARBridge"]),
     ]
 )

@@ -51,7 +51,7 @@ public final class ArOverlay: VideoFilterElement {
                 + "unset: each code's outline and its payload above it. Takes effect on the next frame", \.style),
         .string("hint", "Hint", "Text shown while no code is tracked (overrides the style's 'hint'); unset or empty: none", \.hint),
         .string("font", "Font", "Pango font description of labels without a 'font' in the style (family and style; "
-                + "without a size the size follows the frame height)", \.font),
+                + "without a size the size follows the frame height; a size must be 1-1000 points, or pixels with 'px')", \.font),
         .double("outline-width", "Outline width", "Width of the code outline without a style file, pixels", \.outlineWidth,
                 range: 0...100),
         .bool("show-labels", "Show labels", "Without a style file: draw each code's payload above it", \.showLabels),
@@ -95,6 +95,8 @@ public final class ArOverlay: VideoFilterElement {
         var hint: String?
         var timeline: OverlayTimeline
         let renderer = OverlayRenderer()
+        /// Images named by the style, read and decoded away from the streaming thread.
+        let images: ImageLoader
         let tiles = OverlayTileCache()
         let blender = OverlayBlender()
         /// Overlays resolved per code, with what they were resolved from.
@@ -111,9 +113,10 @@ public final class ArOverlay: VideoFilterElement {
         var panel = FrameStats(intervalNanoseconds: 1_000_000_000)
         var panelReport: FrameStats.Report?
 
-        init(style: Style, hint: String?) {
+        init(style: Style, hint: String?, images: ImageLoader) {
             self.style = style
             self.hint = hint
+            self.images = images
             timeline = OverlayTimeline(expirySeconds: style.expirySeconds, fadeSeconds: style.fadeSeconds)
         }
     }
@@ -150,14 +153,17 @@ public final class ArOverlay: VideoFilterElement {
 
     public func start() throws {
         let s = settings.snapshot
-        let renderer = OverlayRenderer()
+        if let font = s.font, let problem = FontDescription.sizeProblem(font) {
+            throw ElementError.settings("Invalid value for property 'font': '\(font)': \(problem)", debug: "property 'font' of \(element.name)")
+        }
+        let images = ImageLoader()
         let style: Style
         do {
-            style = try Self.loadStyle(s, renderer: renderer)
+            style = try Self.loadStyle(s, images: images)
         } catch let e as StyleError {
             throw ElementError.settings("Invalid overlay style: \(e.description)", debug: "property 'style' of \(element.name)")
         }
-        state = State(style: style, hint: Self.hint(s, style))
+        state = State(style: style, hint: Self.hint(s, style), images: images)
         shared.update {
             $0.style = style
             $0.styleDirty = false
@@ -185,8 +191,8 @@ public final class ArOverlay: VideoFilterElement {
     }
 
     /// The style the settings name: a file, inline JSON, or the built-in one. Constant image
-    /// paths are read now so a bad PNG fails here, not on some later frame.
-    static func loadStyle(_ s: Settings, renderer: OverlayRenderer) throws -> Style {
+    /// paths are read now (into `images`) so a bad PNG fails here, not on some later frame.
+    static func loadStyle(_ s: Settings, images: ImageLoader) throws -> Style {
         let spec = (s.style ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         let style: Style
         if spec.isEmpty {
@@ -196,13 +202,12 @@ public final class ArOverlay: VideoFilterElement {
         } else {
             style = try Style.load(path: spec)
         }
-        renderer.forgetImages()
+        images.forgetAll()
         for (r, rule) in style.rules.enumerated() {
             for (o, overlay) in rule.overlays.enumerated() where overlay.kind == .image {
                 guard let file = overlay.file, file.isConstant else { continue }
-                let path = OverlaySpec.resolve(path: file.expand([:]), baseDirectory: style.baseDirectory)
                 do {
-                    _ = try renderer.image(path)
+                    _ = try images.loadNow(ImageFile.resolve(file, values: [:], baseDirectory: style.baseDirectory).get())
                 } catch {
                     throw StyleError(file: style.file, place: "rules[\(r)].overlays[\(o)].file", reason: "\(error)")
                 }
@@ -211,9 +216,10 @@ public final class ArOverlay: VideoFilterElement {
         return style
     }
 
+    /// The hint to show (the property's, else the style's), at most `StyleLimits.labelCharacters`.
     static func hint(_ s: Settings, _ style: Style) -> String? {
         let h = s.hint ?? style.hint
-        return h?.isEmpty == false ? h : nil
+        return h?.isEmpty == false ? h.map { StyleLimits.boundedLabel($0) } : nil
     }
 
     // MARK: caps and meta negotiation
@@ -429,8 +435,11 @@ public final class ArOverlay: VideoFilterElement {
     /// Reloads the style after a property change; a bad style is reported and the old one kept.
     private func reloadStyle(_ s: Settings, _ state: State) {
         shared.update { $0.styleDirty = false }
+        if let font = s.font, let problem = FontDescription.sizeProblem(font) {
+            element.postWarning(.settings("Invalid value for property 'font': '\(font)': \(problem); labels are drawn no taller than the frame"))
+        }
         do {
-            let style = try Self.loadStyle(s, renderer: state.renderer)
+            let style = try Self.loadStyle(s, images: state.images)
             state.style = style
             state.timeline.expirySeconds = style.expirySeconds
             state.timeline.fadeSeconds = style.fadeSeconds
@@ -456,8 +465,8 @@ public final class ArOverlay: VideoFilterElement {
             }
             state.resolved[e.key] = (e.info, generation, overlays)
         }
-        return drawOps(overlays, quad: e.quad, what: "code '\(e.info.text)'", state: state, defaultFont: defaultFont,
-                       frameHeight: frameHeight)
+        return drawOps(overlays, quad: e.quad, what: "code '\(ImageFile.printable(e.info.text, maxCharacters: 80))'", state: state,
+                       defaultFont: defaultFont, frameHeight: frameHeight)
     }
 
     /// The overlays of a located region of class `symbologyClass` (`1D`, `2D`), resolved once per
@@ -488,14 +497,19 @@ public final class ArOverlay: VideoFilterElement {
                 let rect = spec.placement.resolve(on: quad, natural: .fixed(width: size.width, height: size.height))
                 ops.append((.label(label, rect: rect), spec.opacity))
             case .image:
-                guard let path = o.imagePath else { continue }
+                // Loaded off the streaming thread: an image not loaded yet is not drawn yet.
                 let image: OverlayImage
-                do {
-                    image = try state.renderer.image(path)
-                } catch {
-                    if state.missingImages.insert(path).inserted {
-                        element.postWarning(.openRead("aroverlay: image for \(what) unusable: \(error)"))
+                switch o.image {
+                case .success(let file)?:
+                    switch state.images.image(file) {
+                    case .ready(let i): image = i
+                    case .pending: continue
+                    case .failed(let why): warnUnusableImage(file.path, why, what: what, state: state); continue
                     }
+                case .failure(let refusal)?:
+                    warnUnusableImage(refusal.path, refusal.description, what: what, state: state)
+                    continue
+                case nil:
                     continue
                 }
                 if spec.warp {
@@ -507,6 +521,13 @@ public final class ArOverlay: VideoFilterElement {
             }
         }
         return ops
+    }
+
+    /// Reports an image that cannot be drawn, once per path (remembering at most 1024 paths).
+    private func warnUnusableImage(_ path: String, _ why: String, what: String, state: State) {
+        if state.missingImages.count >= 1024 { state.missingImages.removeAll() }
+        guard state.missingImages.insert(path).inserted else { return }
+        element.postWarning(.openRead("aroverlay: image for \(what) unusable: \(why)"))
     }
 
     private func hintTiles(_ hint: String, s: Settings, state: State, frame: VideoFrame) -> [RenderTile] {

@@ -1,7 +1,14 @@
 import CPangoCairo
 
 /// A decoded PNG as a premultiplied ARGB32 cairo surface. Immutable once loaded.
-public final class OverlayImage: @unchecked Sendable {
+public final class OverlayImage: @unchecked Sendable {  // Immutable after init; cairo only reads the surface.
+    /// Largest width or height accepted, pixels.
+    public static let maxSide = 8192
+    /// Largest area accepted, pixels (64 MiB decoded).
+    public static let maxPixels = 4096 * 4096
+    /// Largest PNG file accepted, bytes.
+    public static let maxFileBytes = 64 << 20
+
     /// Where it was read from.
     public let path: String
     /// Size, pixels.
@@ -16,16 +23,50 @@ public final class OverlayImage: @unchecked Sendable {
         public var description: String { "\(path): \(reason)" }
     }
 
-    /// Reads the PNG at `path`.
-    public init(path: String) throws {
-        guard let png = cairo_image_surface_create_from_png(path) else { throw LoadError(path: path, reason: "cannot read") }
+    /// Reads the PNG `file` names: a regular file inside its folder (see `ImageFile`), whose header
+    /// gives a size within `maxSide` and `maxPixels`, checked before anything is decoded.
+    public convenience init(file: ImageFile) throws {
+        let bytes: [UInt8]
+        do {
+            bytes = try file.read(maxBytes: OverlayImage.maxFileBytes)
+        } catch let refusal as PathRefusal {
+            throw LoadError(path: file.path, reason: refusal.reason)
+        }
+        try self.init(png: bytes, path: file.path)
+    }
+
+    /// Reads the PNG at `path` (written whole in a style: not confined to a folder).
+    public convenience init(path: String) throws {
+        try self.init(file: ImageFile(path: path))
+    }
+
+    /// Decodes `png` (the bytes of a PNG file); `path` names it in errors.
+    public init(png: [UInt8], path: String) throws {
+        let size = try OverlayImage.checkedSize(png: png, path: path)
+        final class Reader {
+            let bytes: [UInt8]
+            var offset = 0
+            init(_ bytes: [UInt8]) { self.bytes = bytes }
+        }
+        let reader = Reader(png)
+        let decoded = withExtendedLifetime(reader) {
+            cairo_image_surface_create_from_png_stream({ closure, data, length in
+                let r = Unmanaged<Reader>.fromOpaque(closure!).takeUnretainedValue()
+                let n = Int(length)
+                guard let data, r.offset + n <= r.bytes.count else { return CAIRO_STATUS_READ_ERROR }
+                r.bytes.withUnsafeBufferPointer { _ = memcpy(data, $0.baseAddress! + r.offset, n) }
+                r.offset += n
+                return CAIRO_STATUS_SUCCESS
+            }, Unmanaged.passUnretained(reader).toOpaque())
+        }
+        guard let png = decoded else { throw LoadError(path: path, reason: "not a readable PNG") }
         defer { cairo_surface_destroy(png) }
         let status = cairo_surface_status(png)
         guard status == CAIRO_STATUS_SUCCESS else {
-            let reason = status == CAIRO_STATUS_FILE_NOT_FOUND ? "file not found" : "not a readable PNG (\(String(cString: cairo_status_to_string(status))))"
-            throw LoadError(path: path, reason: reason)
+            throw LoadError(path: path, reason: "not a readable PNG (\(String(cString: cairo_status_to_string(status))))")
         }
         let w = cairo_image_surface_get_width(png), h = cairo_image_surface_get_height(png)
+        guard Int(w) == size.width, Int(h) == size.height else { throw LoadError(path: path, reason: "not a readable PNG") }
         // Always ARGB32: RGB24 PNGs leave the alpha byte undefined.
         let s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h)!
         let cr = cairo_create(s)
@@ -41,6 +82,26 @@ public final class OverlayImage: @unchecked Sendable {
 
     deinit {
         cairo_surface_destroy(surface)
+    }
+
+    /// The size a PNG's header (its IHDR chunk) declares, pixels; nil when `bytes` do not start
+    /// like a PNG file.
+    public static func pngSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+        let signature: [UInt8] = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
+        guard bytes.count >= 24, Array(bytes[0..<8]) == signature, Array(bytes[12..<16]) == Array("IHDR".utf8) else { return nil }
+        func u32(_ i: Int) -> Int { bytes[i..<i + 4].reduce(0) { $0 << 8 | Int($1) } }
+        return (u32(16), u32(20))
+    }
+
+    /// The size `png` declares when it is a PNG within `maxSide` and `maxPixels`.
+    static func checkedSize(png: [UInt8], path: String) throws -> (width: Int, height: Int) {
+        guard let size = pngSize(png) else { throw LoadError(path: path, reason: "not a PNG file") }
+        guard size.width > 0, size.height > 0 else { throw LoadError(path: path, reason: "not a readable PNG (empty image)") }
+        guard size.width <= maxSide, size.height <= maxSide, size.width * size.height <= maxPixels else {
+            throw LoadError(path: path, reason: "the PNG is \(size.width) × \(size.height) pixels; images up to \(maxSide) pixels on a "
+                            + "side and \(maxPixels) pixels in all (4096 × 4096) are accepted: scale it down")
+        }
+        return size
     }
 
     /// Premultiplied ARGB32 pixels and bytes per row.

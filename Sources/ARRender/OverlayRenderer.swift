@@ -5,13 +5,16 @@ import Foundation
 /// Draws overlays with cairo (shapes, images) and pango (text) into small premultiplied ARGB
 /// tiles covering only the pixels they touch. Upright labels are keyed for caching (their pixels
 /// depend only on their content and size), so a caller can keep them across frames.
+///
+/// Whatever the style says, what it draws stays within what can be visible: no tile is larger
+/// than the frame (a label larger than the frame is cropped to it and not cached), and no font is
+/// larger than the frame is tall.
 /// Not thread-safe: one per element, used on the streaming thread.
 public final class OverlayRenderer {
     private let scratchSurface: OpaquePointer
     private let scratch: OpaquePointer
     private let layout: OpaquePointer
     private var measured: [LabelContent: (width: Double, height: Double, inkLeft: Double)] = [:]
-    private var images: [String: OverlayImage] = [:]
     private var sizedFonts: [SizedFontKey: String] = [:]
 
     private struct SizedFontKey: Hashable {
@@ -34,12 +37,20 @@ public final class OverlayRenderer {
     /// Default label font size for a frame `frameHeight` pixels tall, pixels.
     public static func fontPixels(frameHeight: Int) -> Double { max(12, Double(frameHeight) / 36) }
 
-    /// `font` with a size: as given when it names one, else `frameHeight`-scaled pixels.
+    /// `font` with a size: as given when it names one no taller than the frame (`frameHeight`
+    /// pixels; larger sizes become `frameHeight` pixels), else `frameHeight`-scaled pixels.
     public static func sizedFont(_ font: String, frameHeight: Int) -> String {
         let desc = pango_font_description_from_string(font)
         defer { pango_font_description_free(desc) }
-        if pango_font_description_get_size(desc) > 0 { return font }
-        pango_font_description_set_absolute_size(desc, fontPixels(frameHeight: frameHeight) * Double(PANGO_SCALE))
+        let size = Double(pango_font_description_get_size(desc)) / Double(PANGO_SCALE)
+        if size > 0 {
+            // Points are at 96 dpi, pango-cairo's resolution.
+            let pixels = pango_font_description_get_size_is_absolute(desc) != 0 ? size : size * 96 / 72
+            if pixels <= Double(max(1, frameHeight)) { return font }
+            pango_font_description_set_absolute_size(desc, Double(max(1, frameHeight)) * Double(PANGO_SCALE))
+        } else {
+            pango_font_description_set_absolute_size(desc, fontPixels(frameHeight: frameHeight) * Double(PANGO_SCALE))
+        }
         let s = pango_font_description_to_string(desc)!
         defer { g_free(s) }
         return String(cString: s)
@@ -76,27 +87,17 @@ public final class OverlayRenderer {
         return (m.width, m.height)
     }
 
-    /// The image at `path`, read once and kept.
-    public func image(_ path: String) throws -> OverlayImage {
-        if let i = images[path] { return i }
-        let i = try OverlayImage(path: path)
-        if images.count > 256 { images.removeAll() }
-        images[path] = i
-        return i
-    }
-
-    /// Forgets cached images (e.g. when the style changes: files may have changed).
-    public func forgetImages() {
-        images.removeAll()
-    }
-
     /// The tiles that draw `op` at `opacity` on a `frameWidth` × `frameHeight` frame; tiles
-    /// wholly outside the frame are left out, uncached ones are cropped to it.
+    /// wholly outside the frame are left out, uncached ones are cropped to it. No tile is larger
+    /// than the frame, whatever the geometry (huge, infinite or NaN coordinates included).
     public func tiles(for op: DrawOp, opacity: Double, frameWidth: Int, frameHeight: Int) -> [RenderTile] {
         let frame = Rect(x: 0, y: 0, width: Double(frameWidth), height: Double(frameHeight))
         func tile(_ bounds: Rect, cacheKey: AnyHashable? = nil, draw: @escaping (OpaquePointer) -> Void) -> RenderTile? {
+            // A cached tile keeps its whole surface (the same pixels wherever it is) only while it
+            // is no larger than the frame; the caller gives no key otherwise.
             let r = (cacheKey == nil ? bounds.intersection(frame) : bounds).integral
-            guard r.width >= 1, r.height >= 1, r.maxX > 0, r.maxY > 0, r.minX < frame.maxX, r.minY < frame.maxY else { return nil }
+            guard r.width >= 1, r.height >= 1, r.width <= frame.width, r.height <= frame.height,
+                  r.maxX > 0, r.maxY > 0, r.minX < frame.maxX, r.minY < frame.maxY else { return nil }
             let x = Int(r.x), y = Int(r.y)
             return RenderTile(x: x, y: y, width: Int(r.width), height: Int(r.height), opacity: opacity, cacheKey: cacheKey) {
                 pixels, stride in
@@ -122,8 +123,13 @@ public final class OverlayRenderer {
             guard var t = tile(whole, draw: stroke) else { return [] }
             let x = t.x, y = t.y, w = t.width, h = t.height
             let c = quad.corners
-            let edges = (0..<4).map { Rect(enclosing: [c[$0], c[($0 + 1) % 4]])!.insetBy(width / 2 + 1).integral }
-                .compactMap { TileRegion(x: Int($0.x), y: Int($0.y), width: Int($0.width), height: Int($0.height)).intersection(t.bounds) }
+            let tileRect = Rect(x: Double(x), y: Double(y), width: Double(w), height: Double(h))
+            // Each edge's box, cropped to the tile before it becomes whole pixels.
+            let edges = (0..<4).compactMap { i -> TileRegion? in
+                let r = Rect(enclosing: [c[i], c[(i + 1) % 4]])!.insetBy(width / 2 + 1).intersection(tileRect).integral
+                guard r.width >= 1, r.height >= 1 else { return nil }
+                return TileRegion(x: Int(r.x), y: Int(r.y), width: Int(r.width), height: Int(r.height)).intersection(t.bounds)
+            }
             let parts = TileRegion.disjointCover(edges)
             guard parts.reduce(0, { $0 + $1.area }) < t.bounds.area else {
                 t.solid = SolidInk(color: color) { alpha, stride in
@@ -161,10 +167,11 @@ public final class OverlayRenderer {
             let bounds: Rect
             var key: AnyHashable?
             if upright {
-                // Whole pixels: the same label at any position has the same pixels.
+                // Whole pixels: the same label at any position has the same pixels. Cached only
+                // when no larger than the frame; a larger one is cropped to it on every frame.
                 let w = rect.width.rounded(), h = rect.height.rounded()
                 bounds = Rect(x: (rect.center.x - w / 2).rounded(), y: (rect.center.y - h / 2).rounded(), width: w, height: h)
-                key = LabelKey(label: label, width: Int(w), height: Int(h))
+                if w <= frame.width, h <= frame.height { key = LabelKey(label: label, width: Int(w), height: Int(h)) }
             } else {
                 bounds = rect.bounds.insetBy(1)
             }

@@ -28,10 +28,17 @@ public struct Length<Unit: RawRepresentable & CaseIterable & Hashable & Sendable
         self.unit = unit
     }
 
-    /// Reads `[value, "unit"]`.
-    static func parse(_ node: StyleNode) throws -> Length {
+    /// Reads `[value, "unit"]`, refusing a value outside `range(unit)` (the error names the key,
+    /// the unit and the accepted range).
+    static func parse(_ node: StyleNode, range: (Unit) -> ClosedRange<Double>) throws -> Length {
         let items = try node.array()
         guard items.count == 2 else { throw node.error("expected [value, \"unit\"], found \(items.count) items") }
-        return Length(try items[0].number(), try items[1].choice("unit", Unit.self))
+        let value = try items[0].number(), unit = try items[1].choice("unit", Unit.self)
+        let r = range(unit)
+        guard r.contains(value) else {
+            throw node.error("\(StyleNode.format(value)) \(unit.rawValue) is out of range "
+                             + "\(StyleNode.format(r.lowerBound))…\(StyleNode.format(r.upperBound)) \(unit.rawValue)")
+        }
+        return Length(value, unit)
     }
 }

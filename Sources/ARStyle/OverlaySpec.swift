@@ -30,7 +30,7 @@ public struct OverlaySpec: Hashable, Sendable {
     public var text: TextTemplate
     /// Pango font description (`Sans Bold 18`); nil: the element's `font`, sized with the frame.
     public var font: String?
-    /// Longest label, in characters (longer text ends in `…`); nil for no limit.
+    /// Longest label, in characters (longer text ends in `…`); nil for `StyleLimits.labelCharacters`.
     public var maxCharacters: Int?
     /// Image file (absolute, or relative to the style file's folder once resolved).
     public var file: TextTemplate?
@@ -102,9 +102,10 @@ public struct OverlaySpec: Hashable, Sendable {
         if let n = o["font"] {
             let f = try n.string()
             guard !f.trimmingCharacters(in: .whitespaces).isEmpty else { throw n.error("empty font description") }
+            if let problem = FontDescription.sizeProblem(f) { throw n.error(problem) }
             spec.font = f
         }
-        if let n = o["max-chars"] { spec.maxCharacters = Int(try n.number(in: 1...10_000)) }
+        if let n = o["max-chars"] { spec.maxCharacters = Int(try n.number(in: 1...Double(StyleLimits.labelCharacters))) }
         if let n = o["opacity"] { spec.opacity = try n.number(in: 0...1) }
         if let n = o["warp"] { spec.warp = try n.bool() }
         if kind == .image {
@@ -124,13 +125,13 @@ public struct OverlaySpec: Hashable, Sendable {
         if let n = o["rotate"] { spec.placement.rotate = try n.choice("rotate mode", Rotation.self) }
         if let n = o["offset"] {
             let xy = try n.object(allowed: ["x", "y"])
-            spec.placement.offsetX = try xy["x"].map(Length<OffsetUnit>.parse)
-            spec.placement.offsetY = try xy["y"].map(Length<OffsetUnit>.parse)
+            spec.placement.offsetX = try xy["x"].map { try Length<OffsetUnit>.parse($0, range: StyleLimits.offset) }
+            spec.placement.offsetY = try xy["y"].map { try Length<OffsetUnit>.parse($0, range: StyleLimits.offset) }
         }
         if let n = o["size"] {
             let wh = try n.object(allowed: ["width", "height"])
-            spec.placement.width = try wh["width"].map(Length<SizeUnit>.parse)
-            spec.placement.height = try wh["height"].map(Length<SizeUnit>.parse)
+            spec.placement.width = try wh["width"].map { try Length<SizeUnit>.parse($0, range: StyleLimits.size) }
+            spec.placement.height = try wh["height"].map { try Length<SizeUnit>.parse($0, range: StyleLimits.size) }
             if spec.placement.width?.unit == .ratio, spec.placement.height?.unit == .ratio {
                 throw n.error("'ratio' on both width and height: one axis needs a length")
             }

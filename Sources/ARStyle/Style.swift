@@ -106,10 +106,11 @@ public struct Style: @unchecked Sendable {
             for (column, v) in table.rows[key] ?? [:] { values["\(name).\(column)"] = v }
         }
         return specs.map { spec in
-            var text = spec.kind == .label ? spec.text.expand(values) : ""
-            if let maxChars = spec.maxCharacters, text.count > maxChars { text = String(text.prefix(maxChars - 1)) + "…" }
-            let file = spec.file.map { OverlaySpec.resolve(path: $0.expand(values), baseDirectory: baseDirectory) }
-            return ResolvedOverlay(spec: spec, text: text, imagePath: file)
+            let text = spec.kind == .label
+                ? StyleLimits.boundedLabel(spec.text.expand(values), maxCharacters: spec.maxCharacters ?? StyleLimits.labelCharacters)
+                : ""
+            let file = spec.file.map { ImageFile.resolve($0, values: values, baseDirectory: baseDirectory) }
+            return ResolvedOverlay(spec: spec, text: text, image: file)
         }
     }
 }
@@ -135,14 +136,17 @@ public struct CodeInfo: Hashable, Sendable {
 /// An overlay for one code with its templates expanded.
 public struct ResolvedOverlay: Hashable, Sendable {
     public var spec: OverlaySpec
-    /// Label text (labels; empty otherwise).
+    /// Label text (labels; empty otherwise), at most `StyleLimits.labelCharacters` characters.
     public var text: String
-    /// Absolute image path (images).
-    public var imagePath: String?
+    /// The image file (images), or why the code's values may not name one (see `ImageFile`).
+    public var image: Result<ImageFile, PathRefusal>?
 
-    public init(spec: OverlaySpec, text: String = "", imagePath: String? = nil) {
+    public init(spec: OverlaySpec, text: String = "", image: Result<ImageFile, PathRefusal>? = nil) {
         self.spec = spec
         self.text = text
-        self.imagePath = imagePath
+        self.image = image
     }
+
+    /// The image file's path, when the values name one.
+    public var imagePath: String? { try? image?.get().path }
 }

@@ -13,6 +13,16 @@ public struct TextTemplate: Hashable, Sendable {
     /// The names the template uses, in order.
     public var fields: [String] { parts.compactMap { if case .field(let f) = $0 { return f } else { return nil } } }
 
+    /// The template as written (braces in literal text doubled).
+    public var source: String {
+        parts.map {
+            switch $0 {
+            case .literal(let s): return s.replacingOccurrences(of: "{", with: "{{").replacingOccurrences(of: "}", with: "}}")
+            case .field(let f): return "{\(f)}"
+            }
+        }.joined()
+    }
+
     /// Whether the template has no placeholders.
     public var isConstant: Bool { fields.isEmpty }
 

@@ -1,6 +1,7 @@
 import ARBridge
 import ARCore
 import ARGst
+import ARRender
 import CGStreamer
 import CGstCheck
 import Foundation
@@ -73,6 +74,8 @@ final class OverlayPlacementTests: XCTestCase {
 private func settledOutput(_ h: Harness, _ f: TestFrame, file: StaticString = #filePath, line: UInt = #line) -> OutputBuffer? {
     var streak = 0
     for i in 0..<60 {
+        // Images load off the streaming thread: what frame i asked for is there on frame i + 1.
+        BackgroundImageLoads.waitForPendingLoads()
         guard let out = h.process(f.i420, ptsNanoseconds: UInt64(i) * 40_000_000, file: file, line: line) else { return nil }
         streak = out.regions.isEmpty ? 0 : streak + 1
         if streak == 8 { return out }
