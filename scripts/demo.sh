@@ -39,5 +39,7 @@ echo "  annotated video : $out/demo.mp4"
 echo "  metadata        : $out/demo.jsonl ($lines frames, $ids distinct track ids)"
 echo "  snapshot        : $out/demo.png"
 echo "  watch it live   : .build/release/arserve pipelines/demo.pipeline"
-echo "                    then open rtsp://127.0.0.1:8554/ar in any RTSP player (gst-play-1.0, ffplay, vlc)"
+# Only players this machine has (gst-play-1.0 comes with the demo's packages).
+players=$(for p in gst-play-1.0 ffplay vlc mpv; do command -v "$p" >/dev/null && printf '%s, ' "$p"; done)
+echo "                    then open rtsp://127.0.0.1:8554/ar in an RTSP player (installed here: ${players%, })"
 echo "  load the plugin : export GST_PLUGIN_PATH=$AR_PLUGIN_DIR   (or: make install)"
