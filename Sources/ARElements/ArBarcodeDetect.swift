@@ -11,7 +11,7 @@ private let cat = DebugCategory("arbarcodedetect", description: "arbarcode barco
 /// `BarcodeRegion`). Optionally posts one element message per frame with codes. Pixels pass
 /// through untouched.
 public final class ArBarcodeDetect: VideoFilterElement {
-    public struct Settings {
+    public struct Settings: Sendable {
         /// Comma-separated symbology names, or `all`.
         var symbologies: String? = "all"
         /// Post a `barcode` element message per frame with codes.

@@ -32,7 +32,7 @@ public enum DetectMode: Int32, PropertyEnum {
 /// around the tracks; a result decoded on frame N arrives at frame N+k and is carried forward by
 /// the tracked motion. Every live track is reported on every frame.
 public final class ArBarcodeTrack: VideoFilterElement {
-    public struct Settings {
+    public struct Settings: Sendable {
         var symbologies: String? = "all"
         var detectMode = DetectMode.auto
         var detectInterval = 1

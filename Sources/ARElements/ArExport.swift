@@ -14,7 +14,7 @@ private let cat = DebugCategory("arexport", description: "arbarcode JSON Lines m
 /// Lines not delivered are counted, reported in a WARNING (the first, then every 100th) and in
 /// the `arexport-stats` element message, posted with each such warning and at EOS.
 public final class ArExport: VideoFilterElement {
-    public struct Settings {
+    public struct Settings: Sendable {
         /// File path, `-` for standard output, or `udp://HOST:PORT` / `tcp://HOST:PORT`.
         var location: String?
         /// Most lines waiting for a TCP consumer.

@@ -22,7 +22,7 @@ private let cat = DebugCategory("aroverlay", description: "arbarcode AR overlay 
 /// expiry and stay undrawn while occluded; seen again, they fade back in (`show-occluded` draws
 /// them as tracked codes).
 public final class ArOverlay: VideoFilterElement {
-    public struct Settings {
+    public struct Settings: Sendable {
         var font: String? = "Sans Bold"
         var outlineWidth = 3.0
         var showLabels = true

@@ -7,7 +7,7 @@ import Foundation
 /// bottom-left corner as a `LatencyStamp`, so a viewer on the same machine can measure
 /// glass-to-glass latency after encoding, streaming and decoding (`arbench stream`).
 public final class ArStamp: VideoFilterElement {
-    public struct Settings {
+    public struct Settings: Sendable {
         var blockSize = 12
     }
 

@@ -11,7 +11,7 @@ private let cat = DebugCategory("artrack", description: "arbarcode code tracker"
 /// plane) or coast on their last velocity. Regions upstream in state `located` (seen, not read)
 /// are not tracked: they pass through as they are, and are not announced.
 public final class ArTrack: VideoFilterElement {
-    public struct Settings {
+    public struct Settings: Sendable {
         var tracking = TrackingSettings()
     }
 

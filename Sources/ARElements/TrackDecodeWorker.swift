@@ -7,7 +7,7 @@ import Foundation
 /// Decodes on its own thread so the streaming thread never waits for zbar. Holds at most one
 /// job: `submit` refuses work while busy (stale work is dropped, never queued), and the result
 /// waits until `takeResult` collects it.
-final class TrackDecodeWorker: @unchecked Sendable {
+final class TrackDecodeWorker: @unchecked Sendable {  // Job and result are guarded by `condition`; the decoder is used by the worker thread only.
     /// One decode: a full scan (`regions` nil) or re-decodes of the tracks in `regions`, on frame `frame`.
     struct Job {
         var plane: LumaPlane

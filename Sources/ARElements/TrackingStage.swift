@@ -263,7 +263,7 @@ final class TrackingStage {
 
 /// Tracker properties shared by `artrack` and `arbarcodetrack`: their values and their entries
 /// in each element's property table, declared once here.
-struct TrackingSettings {
+struct TrackingSettings: Sendable {
     /// Seconds a track lives after its last decode.
     var expirySeconds = 1.0
     var maxTracks = 64

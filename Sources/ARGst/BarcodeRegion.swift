@@ -21,7 +21,7 @@ import CGStreamer
 /// track id: `roi_type` and `symbology` are its class (`1D` or `2D`), `id` is -1, and its structure
 /// has only `symbology`, `quad`, `state` = `located` and `quality`, no `data` or `payload` (read
 /// back, its payload is empty).
-public struct BarcodeRegion: Equatable {
+public struct BarcodeRegion: Equatable, Sendable {
     /// Name of the per-code structure.
     public static let paramsName = "arbarcode"
     /// Name of the custom meta and of its structure.

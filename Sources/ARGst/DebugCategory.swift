@@ -1,7 +1,7 @@
 import CGStreamer
 
 /// A GST_DEBUG category (e.g. `GST_DEBUG=arbarcodedetect:5`). Create one per element, once.
-public final class DebugCategory: @unchecked Sendable {
+public final class DebugCategory: @unchecked Sendable {  // Immutable; GStreamer's logging is thread-safe.
     /// Severity levels, as GStreamer's.
     public enum Level: UInt32 {
         case error = 1, warning = 2, fixme = 3, info = 4, debug = 5, log = 6, trace = 7

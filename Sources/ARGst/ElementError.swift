@@ -4,7 +4,7 @@ import CGStreamer
 /// `message` shown to the user and `debug` for developers.
 public struct ElementError: Error, CustomStringConvertible {
     /// GStreamer's error domains.
-    public enum Domain {
+    public enum Domain: Sendable {
         case core, library, resource, stream
     }
 

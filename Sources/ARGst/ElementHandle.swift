@@ -3,7 +3,7 @@ import CGStreamer
 
 /// The GstElement a Swift element implements. Unretained: the element owns its Swift object,
 /// so the handle is valid for the object's whole life.
-public struct ElementHandle: @unchecked Sendable {
+public struct ElementHandle: @unchecked Sendable {  // A GObject pointer: GStreamer elements are used from several threads by design.
     public let pointer: UnsafeMutablePointer<GstElement>
 
     public init(_ pointer: UnsafeMutablePointer<GstElement>) {

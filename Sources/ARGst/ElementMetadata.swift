@@ -1,7 +1,7 @@
 import CGStreamer
 
 /// What gst-inspect shows about an element, and the shape of its pads.
-public struct ElementMetadata {
+public struct ElementMetadata: Sendable {
     /// Factory name used in pipelines, e.g. `arbarcodedetect`.
     public var factoryName: String
     /// GType name, e.g. `ArBarcodeDetect`.

@@ -1,7 +1,7 @@
 import CGStreamer
 
 /// An enum property's Swift type: cases with a stable integer value, a pipeline nick and a label.
-public protocol PropertyEnum: CaseIterable, Equatable {
+public protocol PropertyEnum: CaseIterable, Equatable, Sendable {
     /// The value stored in the GEnum.
     var rawValue: Int32 { get }
     init?(rawValue: Int32)
@@ -22,7 +22,8 @@ public enum PropertyValue: Equatable {
 
 /// One property of an element whose values live in `Settings`: declared once, in the element's
 /// property table; the bridge installs it and routes get/set through this declaration.
-public struct Property<Settings> {
+// Immutable once built; its closures only read and write, through key paths, the Settings value they are handed.
+public struct Property<Settings>: @unchecked Sendable {
     public enum Kind {
         case bool
         case int(min: Int32, max: Int32)

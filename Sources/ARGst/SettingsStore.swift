@@ -2,7 +2,7 @@ import Foundation
 
 /// Property values of one element instance, behind a lock. Setters run on the application's
 /// thread; the streaming thread takes a copy (`snapshot`) once per frame.
-public final class SettingsStore<Settings>: @unchecked Sendable {
+public final class SettingsStore<Settings>: @unchecked Sendable {  // `value` is guarded by `lock`.
     private let lock = NSLock()
     private var value: Settings
 

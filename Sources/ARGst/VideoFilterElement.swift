@@ -2,8 +2,8 @@ import CGStreamer
 
 /// A signal an element declares, e.g. `track-added` with one GstStructure parameter, or an action
 /// signal the application emits (e.g. `set-overlay`) and the element handles in `action`.
-public struct SignalSpec {
-    public enum ParamType {
+public struct SignalSpec: Sendable {
+    public enum ParamType: Sendable {
         case structure, pointer, uint64, string, int, double, bool
         /// A registered boxed type, e.g. cairo-gobject's `CairoContext` for a `cairo_t *`.
         case boxed(GType)

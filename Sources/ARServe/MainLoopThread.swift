@@ -3,7 +3,7 @@ import Foundation
 
 /// A GLib main loop running on its own thread with its own context: for serving RTSP from a
 /// process that has no main loop of its own (tests, benchmarks).
-public final class MainLoopThread: @unchecked Sendable {
+public final class MainLoopThread: @unchecked Sendable {  // Immutable references; GLib's loop calls are thread-safe.
     /// The context to attach sources (e.g. `PipelineServer.start(context:)`) to.
     public let context: OpaquePointer
     private let loop: OpaquePointer
@@ -29,7 +29,7 @@ public final class MainLoopThread: @unchecked Sendable {
     }
 }
 
-private final class LoopBox: @unchecked Sendable {
+private final class LoopBox: @unchecked Sendable {  // One immutable pointer, handed to the loop's thread.
     let loop: OpaquePointer
     init(_ loop: OpaquePointer) { self.loop = loop }
 }

@@ -3,7 +3,7 @@ import Foundation
 
 /// An RTSP viewer in this process: rtspsrc → H.264 depayload → decode → RGB frames. Used by
 /// tests and the latency benchmark to see what a remote player sees.
-public final class RTSPViewer: @unchecked Sendable {
+public final class RTSPViewer: @unchecked Sendable {  // Mutable state is guarded by `lock`.
     /// Size of the decoded frames, pixels.
     public let width: Int
     public let height: Int

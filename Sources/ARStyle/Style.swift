@@ -2,7 +2,7 @@ import Foundation
 
 /// An overlay style: timing, the hint, lookup tables and the rules that give each code its
 /// overlays. Parsed and validated in full before use: a bad file is refused with a `StyleError`.
-public struct Style: @unchecked Sendable {
+public struct Style: @unchecked Sendable {  // Immutable once parsed; its rules' regular expressions may be shared.
     /// Seconds an overlay stays after its code's last detection (buffer timestamps).
     public var expirySeconds: Double = 1.0
     /// Seconds of fade in and fade out; 0 for none.

@@ -5,7 +5,7 @@ import Foundation
 /// A rule matches either codes that were read (the default) or, with `"state": "located"` in its
 /// `match`, regions seen but not read (`located`: a quad and a class `1D`/`2D`, no payload, no id).
 /// The two never mix: a rule without `state` does not match located regions.
-public struct StyleRule: @unchecked Sendable {
+public struct StyleRule: @unchecked Sendable {  // Immutable; NSRegularExpression may be shared between threads.
     /// The only `state` a rule can select.
     public static let locatedState = "located"
     /// Symbology name to match (case-insensitive, e.g. `QR-Code`); nil for any. A `located` rule

@@ -82,7 +82,7 @@ enum StreamBench {
 }
 
 /// Latencies in milliseconds, from the viewers' streaming threads.
-private final class LatencySamples: @unchecked Sendable {
+private final class LatencySamples: @unchecked Sendable {  // Mutable state is guarded by `lock`.
     private let lock = NSLock()
     private var values: [Double] = []
     private var misses = 0

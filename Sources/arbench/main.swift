@@ -2,10 +2,10 @@
 import Foundation
 
 /// One benchmark command: `arbench <name> [arguments]`.
-struct BenchCommand {
+struct BenchCommand: Sendable {
     var name: String
     var summary: String
-    var run: ([String]) throws -> Void
+    var run: @Sendable ([String]) throws -> Void
 }
 
 let commands: [BenchCommand] = [

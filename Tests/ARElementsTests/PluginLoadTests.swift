@@ -54,7 +54,7 @@ final class PluginLoadTests: XCTestCase {
             bytes += f.i420
             truths.append(f.truth)
         }
-        FileManager.default.createFile(atPath: clip, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: clip, contents: Data(bytes))
         let launch = try run("gst-launch-1.0", ["-q", "filesrc", "location=\(clip)", "!", "rawvideoparse", "width=320", "height=240",
                                                 "format=i420", "framerate=30/1", "!", "arbarcodetrack", "!", "aroverlay", "!",
                                                 "arexport", "location=\(out)", "!", "fakesink"], pluginDir: dir)

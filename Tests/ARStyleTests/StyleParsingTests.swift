@@ -18,7 +18,7 @@ final class StyleFolder {
     deinit { try? FileManager.default.removeItem(atPath: path) }
 
     func write(_ name: String, _ text: String) {
-        FileManager.default.createFile(atPath: path + "/" + name, contents: Data(text.utf8))
+        _ = FileManager.default.createFile(atPath: path + "/" + name, contents: Data(text.utf8))
     }
 
     /// Parses `json` as a style file named `style.json` in this folder.

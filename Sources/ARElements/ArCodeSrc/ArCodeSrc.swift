@@ -29,7 +29,7 @@ public enum CodeSrcBackground: Int32, PropertyEnum {
 /// when wholly visible, `tracked` when partly hidden). Buffers carry no code metadata, so nothing
 /// downstream can mistake the truth for a detection.
 public final class ArCodeSrc: VideoSourceElement {
-    public struct Settings {
+    public struct Settings: Sendable {
         var live = false
         var seed = 1
         var codes = 10
@@ -265,7 +265,7 @@ public final class ArCodeSrc: VideoSourceElement {
 }
 
 /// Frames rendered on several threads, each into its own slot.
-private final class FrameSlots: @unchecked Sendable {
+private final class FrameSlots: @unchecked Sendable {  // Writes under `lock`; read once every writer has finished.
     private var slots: [(image: GrayImage, truth: [CodeClipTruth])?]
     private let lock = NSLock()
 
