@@ -30,6 +30,8 @@ public final class ArOverlay: VideoFilterElement {
         var showOccluded = false
         var showStats = false
         var statsInterval = 0.0
+        var tap = true
+        var singleExpanded = false
         var style: String?
         var hint: String?
     }
@@ -65,11 +67,17 @@ public final class ArOverlay: VideoFilterElement {
               "Draw a panel in the top-left corner: frame rate and time per frame of the last second of stream time, "
                   + "and the codes on this frame (tracked, occluded, located)", \.showStats),
         ElementStats.property(\.statsInterval),
+        .bool("tap", "Tap",
+              "Clicks and taps on the video (navigation mouse-button presses from the video sink, an application or a "
+                  + "remote viewer) on a code or its overlays toggle the code's 'expanded' state (style rules with "
+                  + "\"when\": {\"expanded\": true}), emit 'tapped' and post an 'arbarcode-tapped' element message", \.tap),
+        .bool("single-expanded", "Single expanded",
+              "At most one code expanded at a time: a tap on another collapses the one open", \.singleExpanded),
     ]
 
     /// Signal indices, in `signals` order.
     enum SignalIndex: Int {
-        case draw, created, updated, removed, setOverlay, clearOverlay
+        case draw, created, updated, removed, setOverlay, clearOverlay, tapped
     }
 
     public static let signals: [SignalSpec] = [
@@ -85,6 +93,8 @@ public final class ArOverlay: VideoFilterElement {
         SignalSpec("set-overlay", params: [.uint64, .string], returns: .bool, isAction: true),
         // (guint64 track_id) -> gboolean: back to the style's overlays; FALSE when none was set.
         SignalSpec("clear-overlay", params: [.uint64], returns: .bool, isAction: true),
+        // (guint64 track_id, gchar *data, gdouble x, gdouble y): a tap on a code or its overlays, frame pixels.
+        SignalSpec("tapped", params: [.uint64, .string, .double, .double]),
     ]
 
     static let compositionFeature = "meta:GstVideoOverlayComposition"
@@ -137,6 +147,10 @@ public final class ArOverlay: VideoFilterElement {
 
         /// Whether `id` is on screen or may still arrive.
         func takes(_ id: UInt64) -> Bool { tracks.contains(id) || id > highestSeen }
+        /// What was drawn for each code on the last frame, for taps.
+        var taps = TapTargets()
+        /// Codes a tap expanded.
+        var expanded: Set<UInt64> = []
     }
 
     private let element: ElementHandle
@@ -298,6 +312,61 @@ public final class ArOverlay: VideoFilterElement {
         }
     }
 
+    // MARK: taps
+
+    /// Navigation events from downstream (a click in the video sink's window, or sent by an
+    /// application or a remote viewer): a mouse-button press on a code or its overlays toggles the
+    /// code's expanded state. The event goes on upstream either way.
+    public func srcEvent(_ event: UnsafeMutablePointer<GstEvent>) -> Bool {
+        guard settings.snapshot.tap, event.pointee.type == GST_EVENT_NAVIGATION,
+              gst_navigation_event_get_type(event) == GST_NAVIGATION_EVENT_MOUSE_BUTTON_PRESS else { return true }
+        var button: Int32 = 0
+        var x = 0.0, y = 0.0
+        guard gst_navigation_event_parse_mouse_button_event(event, &button, &x, &y) != 0, button == 1 else { return true }
+        tap(x: x, y: y)
+        return true
+    }
+
+    /// A tap at (`x`, `y`), frame pixels: toggles the code there (if any), then says so.
+    func tap(x: Double, y: Double) {
+        let single = settings.snapshot.singleExpanded
+        let hit = shared.update { o -> (target: TapTargets.Target, expanded: Bool)? in
+            guard let t = o.taps.hit(x: x, y: y) else { return nil }
+            if o.expanded.contains(t.trackID) {
+                o.expanded.remove(t.trackID)
+            } else {
+                if single { o.expanded = [] }
+                o.expanded.insert(t.trackID)
+            }
+            o.generation += 1
+            return (t, o.expanded.contains(t.trackID))
+        }
+        guard let hit else {
+            cat.log(.debug, element.object, "tap at (\(x), \(y)) on no code")
+            return
+        }
+        cat.log(.info, element.object, "tap on track \(hit.target.trackID): \(hit.expanded ? "expanded" : "collapsed")")
+        var params = [GValue(), GValue(), GValue(), GValue()]
+        g_value_init(&params[0], ar_value_gtype(AR_VALUE_UINT64))
+        g_value_set_uint64(&params[0], guint64(hit.target.trackID))
+        g_value_init(&params[1], ar_value_gtype(AR_VALUE_STRING))
+        g_value_set_string(&params[1], hit.target.text)
+        g_value_init(&params[2], ar_value_gtype(AR_VALUE_DOUBLE))
+        g_value_set_double(&params[2], x)
+        g_value_init(&params[3], ar_value_gtype(AR_VALUE_DOUBLE))
+        g_value_set_double(&params[3], y)
+        element.emitSignal(SignalIndex.tapped.rawValue, &params)
+        for i in params.indices { g_value_unset(&params[i]) }
+        let s = OwnedStructure(name: "arbarcode-tapped")
+        s.set("track-id", uint64: hit.target.trackID)
+        s.set("data", string: hit.target.text)
+        s.set("symbology", string: hit.target.symbology)
+        s.set("x", double: x)
+        s.set("y", double: y)
+        s.set("expanded", bool: hit.expanded)
+        element.postElementMessage(s)
+    }
+
     // MARK: application overlays
 
     public func action(_ index: Int, params: UnsafeBufferPointer<GValue>, result: UnsafeMutablePointer<GValue>?) {
@@ -396,13 +465,24 @@ public final class ArOverlay: VideoFilterElement {
                 tiles += state.renderer.tiles(for: op.op, opacity: op.opacity, frameWidth: frame.width, frameHeight: frame.height)
             }
         }
+        var taps = TapTargets()
         for e in changes.visible {
-            for op in drawOps(for: e, state: state, overrides: shared, generation: generation, defaultFont: defaultFont,
-                              frameHeight: frame.height) {
+            let ops = drawOps(for: e, state: state, overrides: shared, generation: generation, defaultFont: defaultFont,
+                              frameHeight: frame.height)
+            for op in ops {
                 tiles += state.renderer.tiles(for: op.op, opacity: e.opacity * op.opacity, frameWidth: frame.width,
                                               frameHeight: frame.height)
             }
             if drawHandlers, let tile = customDrawing(e, frame: frame) { tiles.append(tile) }
+            if let id = e.info.trackID, e.present {
+                taps.add(trackID: id, symbology: e.info.symbology, text: e.info.text, quad: e.quad, ops: ops.map(\.op))
+            }
+        }
+        // What the user sees now is what a tap hits; codes gone are no longer expanded.
+        let visibleIDs = Set(changes.visible.compactMap(\.info.trackID))
+        self.shared.update {
+            $0.taps = taps
+            $0.expanded.formIntersection(visibleIDs)
         }
         if changes.visible.isEmpty, let hint = state.hint {
             tiles += hintTiles(hint, s: s, state: state, frame: frame)
