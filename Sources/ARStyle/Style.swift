@@ -61,7 +61,7 @@ public struct Style: @unchecked Sendable {
         if let n = o["hint"] { style.hint = try n.string() }
         if let n = o["lookup"] {
             for (name, t) in try n.members() {
-                guard !name.isEmpty, !name.contains(".") else { throw t.error("invalid table name '\(name)'") }
+                guard !name.isEmpty, !name.contains(".") else { throw t.error("invalid table name \(StyleError.quote(name))") }
                 let to = try t.object(allowed: ["file", "key"])
                 guard let f = to["file"] else { throw t.error("missing 'file' (a .csv or .json file)") }
                 guard let k = to["key"] else { throw t.error("missing 'key' (the column holding the key)") }

@@ -70,7 +70,7 @@ public struct StyleRule: @unchecked Sendable {
             if let st = mo["state"] {
                 let state = try st.string()
                 guard state == locatedState else {
-                    throw st.error("unknown state '\(state)' (known: \(locatedState); without 'state' a rule matches codes that were read)")
+                    throw st.error("unknown state \(StyleError.quote(state)) (known: \(locatedState); without 'state' a rule matches codes that were read)")
                 }
                 rule.located = true
                 if let d = mo["data"] { throw d.error("'data' does not apply to located regions (they have no payload)") }
@@ -80,7 +80,7 @@ public struct StyleRule: @unchecked Sendable {
                 do {
                     rule.data = try NSRegularExpression(pattern: pattern)
                 } catch {
-                    throw d.error("invalid regular expression '\(pattern)'")
+                    throw d.error("invalid regular expression \(StyleError.quote(pattern))")
                 }
                 rule.captures = captureNames(in: pattern)
             }
