@@ -4,8 +4,9 @@
 ///
 /// Refused: a group repeated by `*`, `+`, `{n,}`, `{n}` or `{n,m}` (n, m > 1) that itself holds a
 /// part repeated a varying number of times (`*`, `+`, `{n,}`, `{n,m}`), e.g. `(a+)+`, `(a*b?)*`,
-/// `(?:x|y+){2,}`, `([a-z]+\.)+`. Allowed: the same with the inner or the outer repetition possessive (`(a++)+`, `(a+)++`) or the group atomic (`(?>a+)+`), which
-/// give up no characters once matched. Other slow shapes (overlapping alternatives such as
+/// `(?:x|y+){2,}`, `([a-z]+\.)+`. Allowed: the same with the inner or the outer repetition
+/// possessive (`(a++)+`, `(a+)++`) or the group atomic (`(?>a+)+`), which give up no characters
+/// once matched. Other slow shapes (overlapping alternatives such as
 /// `(a|a)*`) pass this check; the time budget of a match (`StyleLimits.matchProgressReports`)
 /// stops them.
 public enum RegexShape {

@@ -57,20 +57,6 @@ final class OverlayStyleSwapTests: XCTestCase {
         XCTAssertTrue(red(h.push(h.black, codes: c, seconds: 0.12)), "swapped in on the first frame after the parse")
     }
 
-    func testOnlyTheLatestOfSeveralStylesSetWhilePlayingIsSwappedIn() throws {
-        let h = OverlayHarness("aroverlay")
-        let bus = BusLog(h.element())
-        h.set("style", greenBoxes)
-        loads.runAll()
-        let c = [code("A", quad: codeQuad)]
-        XCTAssertTrue(green(h.push(h.black, codes: c, seconds: 0)))
-        h.set("style", #"{"rules": [{"overlays": [{"type": "nosuchtype"}]}]}"#)
-        h.set("style", redBoxes)
-        loads.runAll()
-        XCTAssertTrue(red(h.push(h.black, codes: c, seconds: 0.04)))
-        XCTAssertFalse(bus.warnings.contains { $0.contains("Invalid overlay style") }, "the older, bad one was dropped: \(bus.warnings)")
-    }
-
     func testABadStyleSetWhilePlayingIsReportedAndTheOldOneKept() throws {
         let h = OverlayHarness("aroverlay")
         let bus = BusLog(h.element())
