@@ -8,6 +8,19 @@ import Foundation
 
 private let cat = DebugCategory("aroverlay", description: "arbarcode AR overlay compositor")
 
+/// Runs a job: where `aroverlay` parses a style set while it plays.
+public protocol StyleLoadExecutor: Sendable {
+    /// Runs `job` once, now or later, on any thread but the streaming thread.
+    func execute(_ job: @escaping @Sendable () -> Void)
+}
+
+/// Runs the job at once, on the caller's thread: a style set while playing is parsed in the
+/// property setter, on the application's thread.
+public struct InlineStyleLoads: StyleLoadExecutor {
+    public init() {}
+    public func execute(_ job: @escaping @Sendable () -> Void) { job() }
+}
+
 /// `aroverlay`: draws AR overlays anchored to each code found upstream (outlines, boxes, labels,
 /// images, images warped onto the code), as a style file says, with expiry and fades on buffer
 /// timestamps. Only the overlay rectangles are drawn (cairo/pango); they are attached as a
@@ -105,8 +118,9 @@ public final class ArOverlay: VideoFilterElement {
         var hint: String?
         var timeline: OverlayTimeline
         let renderer = OverlayRenderer()
-        /// Images named by the style, read and decoded away from the streaming thread.
-        let images: ImageLoader
+        /// Images named by the style, read and decoded away from the streaming thread; replaced
+        /// with the style (a new style comes with its constant images loaded).
+        var images: ImageLoader
         let tiles = OverlayTileCache()
         let blender = OverlayBlender()
         /// Overlays resolved per code, with what they were resolved from.
@@ -118,6 +132,8 @@ public final class ArOverlay: VideoFilterElement {
         /// Attach the composition as a meta (true) or blend it (false); nil until decided after caps.
         var attachMeta: Bool?
         var missingImages: Set<String> = []
+        /// Rules of this style whose `data` match was abandoned (over budget), warned about once each.
+        var abandonedRules: Set<Int> = []
         let stats = ElementStats()
         /// The last second's figures, for `show-stats`.
         var panel = FrameStats(intervalNanoseconds: 1_000_000_000)
@@ -137,8 +153,13 @@ public final class ArOverlay: VideoFilterElement {
         var generation = 0
         /// The style in use, to parse `set-overlay` against (its lookup tables and folder).
         var style = Style()
-        /// Settings changed: reload the style on the next frame.
-        var styleDirty = false
+        /// Between `start` and `stop`: a style-related property change is parsed at once (through
+        /// `styleLoads`), not left to `start`.
+        var running = false
+        /// Bumped by every style-related property change; a parse result for an older one is dropped.
+        var styleRequest = 0
+        /// A style parsed for the latest change, for the streaming thread to swap in on its next frame.
+        var pendingStyle: PendingStyle?
         /// Ids of the tracks with an overlay now (created, not yet removed), and the highest id seen.
         /// `set-overlay` takes those, and ids above the highest (trackers number tracks in order: a
         /// track announced upstream whose first frame has not arrived yet); a lower one is gone.
@@ -153,6 +174,18 @@ public final class ArOverlay: VideoFilterElement {
         var expanded: Set<UInt64> = []
     }
 
+    /// A style parsed off the streaming thread, with the settings it was made from.
+    struct PendingStyle {
+        var request: Int
+        var settings: Settings
+        /// The style and the image loader holding its constant images, or why it was refused.
+        var result: Result<(style: Style, images: ImageLoader), any Error>
+    }
+
+    /// Where styles set while playing are parsed (`InlineStyleLoads`: in the property setter).
+    /// Tests set an executor they step by hand; every element started after reads it.
+    static let styleLoads = SettingsStore<any StyleLoadExecutor>(InlineStyleLoads())
+
     private let element: ElementHandle
     private let settings: SettingsStore<Settings>
     private let shared = SettingsStore(Overrides())
@@ -166,6 +199,21 @@ public final class ArOverlay: VideoFilterElement {
     // MARK: lifecycle
 
     public func start() throws {
+        // Marked running before the settings are read: a change after this point is parsed on its own.
+        let request = shared.update {
+            $0.running = true
+            return $0.styleRequest
+        }
+        do {
+            try start(upTo: request)
+        } catch {
+            shared.update { $0.running = false }
+            throw error
+        }
+    }
+
+    /// `start` with the settings of style request `request` and before.
+    private func start(upTo request: Int) throws {
         let s = settings.snapshot
         if let font = s.font, let problem = FontDescription.sizeProblem(font) {
             throw ElementError.settings("Invalid value for property 'font': '\(font)': \(problem)", debug: "property 'font' of \(element.name)")
@@ -180,12 +228,16 @@ public final class ArOverlay: VideoFilterElement {
         state = State(style: style, hint: Self.hint(s, style), images: images)
         shared.update {
             $0.style = style
-            $0.styleDirty = false
+            if let p = $0.pendingStyle, p.request <= request { $0.pendingStyle = nil }
         }
     }
 
     public func stop() {
         state = nil
+        shared.update {
+            $0.running = false
+            $0.pendingStyle = nil
+        }
     }
 
     public func setInfo(_ info: VideoInfo) throws {
@@ -194,8 +246,22 @@ public final class ArOverlay: VideoFilterElement {
     }
 
     public func propertyChanged(_ name: String) {
-        if ["style", "hint", "font", "outline-width", "show-labels"].contains(name) {
-            shared.update { $0.styleDirty = true }
+        guard ["style", "hint", "font", "outline-width", "show-labels"].contains(name) else { return }
+        let request: Int? = shared.update {
+            $0.styleRequest += 1
+            return $0.running ? $0.styleRequest : nil
+        }
+        // Stopped: `start` reads the settings.
+        guard let request else { return }
+        let settings = self.settings, shared = self.shared
+        Self.styleLoads.snapshot.execute {
+            let s = settings.snapshot
+            let images = ImageLoader()
+            let result = Result { (style: try Self.loadStyle(s, images: images), images: images) }
+            shared.update {
+                guard request == $0.styleRequest, $0.running else { return }
+                $0.pendingStyle = PendingStyle(request: request, settings: s, result: result)
+            }
         }
     }
 
@@ -423,7 +489,11 @@ public final class ArOverlay: VideoFilterElement {
             }
         }
         var shared = self.shared.snapshot
-        if shared.styleDirty { reloadStyle(s, state) ; shared = self.shared.snapshot }
+        if let pending = shared.pendingStyle {
+            self.shared.update { if $0.pendingStyle?.request == pending.request { $0.pendingStyle = nil } }
+            swapStyle(pending, state)
+            shared = self.shared.snapshot
+        }
         if frame.buffer.isDiscont && state.frameIndex > 0 { resetTimeline() }
 
         let frameSeconds = Double(frame.buffer.durationNanoseconds ?? 33_333_333) / 1e9
@@ -512,20 +582,23 @@ public final class ArOverlay: VideoFilterElement {
         cat.log(.log, element.object, "drew \(tiles.count) tiles for \(changes.visible.count) codes and the located regions")
     }
 
-    /// Reloads the style after a property change; a bad style is reported and the old one kept.
-    private func reloadStyle(_ s: Settings, _ state: State) {
-        shared.update { $0.styleDirty = false }
+    /// Swaps in a style parsed after a property change (a cheap exchange: the parse is done);
+    /// a bad style is reported and the old one kept.
+    private func swapStyle(_ pending: PendingStyle, _ state: State) {
+        let s = pending.settings
         if let font = s.font, let problem = FontDescription.sizeProblem(font) {
             element.postWarning(.settings("Invalid value for property 'font': '\(font)': \(problem); labels are drawn no taller than the frame"))
         }
-        do {
-            let style = try Self.loadStyle(s, images: state.images)
-            state.style = style
-            state.timeline.expirySeconds = style.expirySeconds
-            state.timeline.fadeSeconds = style.fadeSeconds
+        switch pending.result {
+        case .success(let loaded):
+            state.style = loaded.style
+            state.images = loaded.images
+            state.abandonedRules = []
+            state.timeline.expirySeconds = loaded.style.expirySeconds
+            state.timeline.fadeSeconds = loaded.style.fadeSeconds
             state.generation += 1
-            shared.update { $0.style = style }
-        } catch {
+            shared.update { $0.style = loaded.style }
+        case .failure(let error):
             element.postWarning(.settings("Invalid overlay style, keeping the previous one: \(error)"))
         }
         state.hint = Self.hint(s, state.style)
@@ -541,7 +614,13 @@ public final class ArOverlay: VideoFilterElement {
             if let id = e.info.trackID, let specs = overrides.byTrack[id] {
                 overlays = overrides.style.resolve(specs, for: e.info)
             } else {
-                overlays = state.style.overlays(for: e.info)
+                let evaluated = state.style.overlaysAndAbandonedRules(for: e.info)
+                overlays = evaluated.overlays
+                for r in evaluated.abandonedRules where state.abandonedRules.insert(r).inserted {
+                    element.postWarning(.settings("rules[\(r)] of \(state.style.file): the 'data' match on code "
+                        + "'\(ImageFile.printable(e.info.text, maxCharacters: 80))' went over its budget and was stopped "
+                        + "(counted as no match; warned once per rule)"))
+                }
             }
             state.resolved[e.key] = (e.info, generation, overlays)
         }

@@ -61,7 +61,7 @@ public struct Style: @unchecked Sendable {  // Immutable once parsed; its rules'
         if let n = o["hint"] { style.hint = try n.string() }
         if let n = o["lookup"] {
             for (name, t) in try n.members() {
-                guard !name.isEmpty, !name.contains(".") else { throw t.error("invalid table name '\(name)'") }
+                guard !name.isEmpty, !name.contains(".") else { throw t.error("invalid table name \(StyleError.quote(name))") }
                 let to = try t.object(allowed: ["file", "key"])
                 guard let f = to["file"] else { throw t.error("missing 'file' (a .csv or .json file)") }
                 guard let k = to["key"] else { throw t.error("missing 'key' (the column holding the key)") }
@@ -87,11 +87,22 @@ public struct Style: @unchecked Sendable {  // Immutable once parsed; its rules'
     /// Empty when no rule matches a read code; `defaultLocatedOverlays` when none matches a
     /// located region (a `located` rule with `"overlays": []` hides them).
     public func overlays(for code: CodeInfo) -> [ResolvedOverlay] {
-        for rule in rules {
-            guard let captures = rule.match(symbology: code.symbology, text: code.text, located: code.located) else { continue }
-            return resolve(rule.overlays, for: code, captures: captures)
+        overlaysAndAbandonedRules(for: code).overlays
+    }
+
+    /// `overlays(for:)`, and the indices of the rules whose `data` match was abandoned on this
+    /// code (over its time budget, `StyleLimits.matchProgressReports`: counted as no match), for
+    /// the caller to warn about.
+    public func overlaysAndAbandonedRules(for code: CodeInfo) -> (overlays: [ResolvedOverlay], abandonedRules: [Int]) {
+        var abandoned: [Int] = []
+        for (index, rule) in rules.enumerated() {
+            switch rule.evaluate(symbology: code.symbology, text: code.text, located: code.located) {
+            case .matched(let captures): return (resolve(rule.overlays, for: code, captures: captures), abandoned)
+            case .abandoned: abandoned.append(index)
+            case .noMatch: continue
+            }
         }
-        return code.located ? resolve(Style.defaultLocatedOverlays, for: code) : []
+        return (code.located ? resolve(Style.defaultLocatedOverlays, for: code) : [], abandoned)
     }
 
     /// Expands `specs`' templates for `code` (payload fields, `captures`, lookup rows). A located

@@ -42,13 +42,21 @@ public indirect enum StyleJSON: Equatable, Sendable {
     }
 
     /// Parses `text` (UTF-8 JSON, RFC 8259). A syntax error names the line and column in `place`.
+    /// Takes time linear in the text's size (one pass; columns and duplicate keys are tracked as it goes).
     public static func parse(_ text: String, file: String) throws -> Located {
+        try parseCountingSteps(text, file: file).value
+    }
+
+    /// `parse`, and the parser's bookkeeping steps beyond its single pass over the bytes: bytes
+    /// counted to find columns, plus one per key checked for duplicates. Linear parsing keeps
+    /// it at most the text's size in bytes plus its number of keys.
+    static func parseCountingSteps(_ text: String, file: String) throws -> (value: Located, steps: Int) {
         var parser = Parser(bytes: Array(text.utf8), file: file)
         parser.skipSpace()
         let value = try parser.value(depth: 0)
         parser.skipSpace()
         if parser.index < parser.bytes.count { throw parser.error("unexpected text after the end of the JSON value") }
-        return value
+        return (value, parser.steps)
     }
 
     private struct Parser {
@@ -57,14 +65,33 @@ public indirect enum StyleJSON: Equatable, Sendable {
         var index = 0
         var line = 1
         var lineStart = 0
+        /// Where `trackedColumn()` counted up to, and the column there: it only moves forward, so
+        /// the columns of all values cost one pass over the bytes in all (not one pass per value).
+        var countedIndex = 0
+        var countedColumn = 1
+        /// Bookkeeping steps (see `parseCountingSteps`).
+        var steps = 0
 
         init(bytes: [UInt8], file: String) {
             self.bytes = bytes
             self.file = file
         }
 
-        /// Column of `index` in characters (UTF-8 continuation bytes not counted).
+        /// Column of `index` in characters (UTF-8 continuation bytes not counted), counted from the
+        /// line's start: for errors only (once per parse).
         var column: Int { bytes[lineStart..<min(index, bytes.count)].reduce(1) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) } }
+
+        /// Column of `index`, counting on from where the last call stopped (`index` never moves back).
+        mutating func trackedColumn() -> Int {
+            if countedIndex < lineStart { countedIndex = lineStart; countedColumn = 1 }
+            let end = min(index, bytes.count)
+            while countedIndex < end {
+                if bytes[countedIndex] & 0xC0 != 0x80 { countedColumn += 1 }
+                countedIndex += 1
+                steps += 1
+            }
+            return countedColumn
+        }
 
         func error(_ reason: String) -> StyleError {
             StyleError(file: file, place: "line \(line), column \(column)", reason: "invalid JSON: \(reason)")
@@ -95,22 +122,25 @@ public indirect enum StyleJSON: Equatable, Sendable {
         mutating func value(depth: Int) throws -> Located {
             skipSpace()
             guard depth < 256 else { throw error("nested too deeply") }
-            let l = line, c = column
+            let l = line, c = trackedColumn()
             guard index < bytes.count else { throw error("expected a value, found the end of the file") }
             func located(_ v: StyleJSON) -> Located { Located(value: v, line: l, column: c) }
             switch bytes[index] {
             case UInt8(ascii: "{"):
                 index += 1
                 var members: [(key: String, value: Located)] = []
+                var keys: Set<String> = []
                 skipSpace()
                 if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return located(.object([])) }
                 while true {
                     skipSpace()
                     guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a key in quotes\(found)") }
-                    let keyLine = line, keyColumn = column
+                    let keyLine = line, keyColumn = trackedColumn()
                     let key = try string()
-                    if members.contains(where: { $0.key == key }) {
-                        throw StyleError(file: file, place: "line \(keyLine), column \(keyColumn)", reason: "duplicate key '\(key)'")
+                    steps += 1
+                    guard keys.insert(key).inserted else {
+                        throw StyleError(file: file, place: "line \(keyLine), column \(keyColumn)",
+                                         reason: "duplicate key \(StyleError.quote(key))")
                     }
                     try expect(UInt8(ascii: ":"), "':' after the key")
                     members.append((key, try value(depth: depth + 1)))

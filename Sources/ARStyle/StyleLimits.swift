@@ -19,6 +19,14 @@ public enum StyleLimits {
     /// Longest label or hint, in Unicode scalars: bounds text whose characters carry many
     /// combining marks each.
     public static let labelScalars = 4 * labelCharacters
+    /// Longest payload a rule's `data` expression sees, in UTF-16 code units (characters outside
+    /// the BMP count 2): a longer payload is matched on its first 8192 only. Every QR code's
+    /// payload fits (at most 7089 digits).
+    public static let matchedTextUTF16 = 8192
+    /// A rule's `data` match is abandoned (counted as no match) after this many progress reports
+    /// of the regular-expression engine; ICU reports every 10 000 steps of its matcher, so about a
+    /// million steps, a few milliseconds. A plain pattern on a QR payload takes one or none.
+    public static let matchProgressReports = 100
 
     /// The accepted range of a size in `unit`.
     public static func size(_ unit: SizeUnit) -> ClosedRange<Double> {

@@ -24,9 +24,9 @@ public struct StyleNode {
         guard case .object(let members) = value else { throw error("expected an object, found \(value.kindName)") }
         var out: [String: StyleNode] = [:]
         for m in members {
-            let child = StyleNode(m.value, path: path.isEmpty ? m.key : "\(path).\(m.key)", file: file)
+            let child = StyleNode(m.value, path: childPath(m.key), file: file)
             guard allowed.contains(m.key) else {
-                throw child.error("unknown key '\(m.key)' (known: \(allowed.joined(separator: ", ")))")
+                throw child.error("unknown key \(StyleError.quote(m.key)) (known: \(allowed.joined(separator: ", ")))")
             }
             out[m.key] = child
         }
@@ -36,7 +36,13 @@ public struct StyleNode {
     /// The members of an object with any keys, in file order.
     public func members() throws -> [(key: String, node: StyleNode)] {
         guard case .object(let members) = value else { throw error("expected an object, found \(value.kindName)") }
-        return members.map { ($0.key, StyleNode($0.value, path: path.isEmpty ? $0.key : "\(path).\($0.key)", file: file)) }
+        return members.map { ($0.key, StyleNode($0.value, path: childPath($0.key), file: file)) }
+    }
+
+    /// The key path of member `key`, the key cut to `StyleError.quotedCharacters` characters.
+    private func childPath(_ key: String) -> String {
+        let k = StyleError.cut(key, StyleError.quotedCharacters)
+        return path.isEmpty ? k : "\(path).\(k)"
     }
 
     public func array() throws -> [StyleNode] {
@@ -66,14 +72,14 @@ public struct StyleNode {
     public func choice<E: RawRepresentable & CaseIterable>(_ what: String, _ type: E.Type) throws -> E where E.RawValue == String {
         let s = try string()
         guard let e = E(rawValue: s) else {
-            throw error("unknown \(what) '\(s)' (known: \(E.allCases.map(\.rawValue).joined(separator: ", ")))")
+            throw error("unknown \(what) \(StyleError.quote(s)) (known: \(E.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
         return e
     }
 
     public func color() throws -> Color {
         let s = try string()
-        guard let c = Color(hex: s) else { throw error("invalid colour '\(s)' (expected #rrggbb or #rrggbbaa)") }
+        guard let c = Color(hex: s) else { throw error("invalid colour \(StyleError.quote(s)) (expected #rrggbb or #rrggbbaa)") }
         return c
     }
 

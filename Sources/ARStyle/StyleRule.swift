@@ -27,20 +27,51 @@ public struct StyleRule: @unchecked Sendable {  // Immutable; NSRegularExpressio
         self.overlays = overlays
     }
 
+    /// What evaluating a rule on a code gave.
+    public enum Outcome: Equatable, Sendable {
+        /// The rule matches; its named captures.
+        case matched([String: String])
+        case noMatch
+        /// The `data` match ran out of its budget (`StyleLimits.matchProgressReports`): no match.
+        case abandoned
+    }
+
     /// The named captures when `symbology` and `text` of a read code (`located` false) or of a
-    /// located region (`located` true) match this rule, nil otherwise.
+    /// located region (`located` true) match this rule, nil otherwise (also when abandoned).
     public func match(symbology s: String, text: String, located: Bool = false) -> [String: String]? {
-        guard located == self.located else { return nil }
-        if let symbology, symbology.caseInsensitiveCompare(s) != .orderedSame { return nil }
-        guard let data else { return [:] }
-        let range = NSRange(text.startIndex..., in: text)
-        guard let m = data.firstMatch(in: text, range: range) else { return nil }
+        if case .matched(let captures) = evaluate(symbology: s, text: text, located: located) { return captures }
+        return nil
+    }
+
+    /// Whether `symbology` and `text` match this rule. `data` is searched in the first
+    /// `StyleLimits.matchedTextUTF16` UTF-16 units of `text`, within a budget of
+    /// `StyleLimits.matchProgressReports` progress reports of the engine: past it the search
+    /// stops and the answer is `abandoned`, so no payload holds the caller for long.
+    public func evaluate(symbology s: String, text: String, located: Bool = false) -> Outcome {
+        guard located == self.located else { return .noMatch }
+        if let symbology, symbology.caseInsensitiveCompare(s) != .orderedSame { return .noMatch }
+        guard let data else { return .matched([:]) }
+        let seen = text.utf16.count > StyleLimits.matchedTextUTF16
+            ? String(decoding: Array(text.utf16.prefix(StyleLimits.matchedTextUTF16)), as: UTF16.self)
+            : text
+        var found: NSTextCheckingResult?
+        var reports = 0
+        data.enumerateMatches(in: seen, options: [.reportProgress], range: NSRange(seen.startIndex..., in: seen)) { result, _, stop in
+            if let result {
+                found = result
+                stop.pointee = true
+                return
+            }
+            reports += 1
+            if reports >= StyleLimits.matchProgressReports { stop.pointee = true }
+        }
+        guard let m = found else { return reports >= StyleLimits.matchProgressReports ? .abandoned : .noMatch }
         var out: [String: String] = [:]
         for name in captures {
             let r = m.range(withName: name)
-            if r.location != NSNotFound, let rr = Range(r, in: text) { out[name] = String(text[rr]) }
+            if r.location != NSNotFound, let rr = Range(r, in: seen) { out[name] = String(seen[rr]) }
         }
-        return out
+        return .matched(out)
     }
 
     /// Names of `(?<name>…)` groups in `pattern` (not lookbehinds `(?<=`, `(?<!`).
@@ -70,17 +101,20 @@ public struct StyleRule: @unchecked Sendable {  // Immutable; NSRegularExpressio
             if let st = mo["state"] {
                 let state = try st.string()
                 guard state == locatedState else {
-                    throw st.error("unknown state '\(state)' (known: \(locatedState); without 'state' a rule matches codes that were read)")
+                    throw st.error("unknown state \(StyleError.quote(state)) (known: \(locatedState); without 'state' a rule matches codes that were read)")
                 }
                 rule.located = true
                 if let d = mo["data"] { throw d.error("'data' does not apply to located regions (they have no payload)") }
             }
             if let d = mo["data"] {
                 let pattern = try d.string()
+                if let problem = RegexShape.catastrophicShape(in: pattern) {
+                    throw d.error("regular expression \(StyleError.quote(pattern)) refused: \(problem)")
+                }
                 do {
                     rule.data = try NSRegularExpression(pattern: pattern)
                 } catch {
-                    throw d.error("invalid regular expression '\(pattern)'")
+                    throw d.error("invalid regular expression \(StyleError.quote(pattern))")
                 }
                 rule.captures = captureNames(in: pattern)
             }

@@ -41,14 +41,14 @@ public struct TextTemplate: Hashable, Sendable {
                 if next < text.endIndex, text[next] == "{" {
                     literal.append("{"); i = text.index(after: next); continue
                 }
-                guard let close = text[next...].firstIndex(of: "}") else { throw fail("unclosed '{' in '\(text)'") }
+                guard let close = text[next...].firstIndex(of: "}") else { throw fail("unclosed '{' in \(StyleError.quote(text))") }
                 let name = String(text[next..<close]).trimmingCharacters(in: .whitespaces)
-                guard !name.isEmpty, !name.contains("{") else { throw fail("empty or malformed placeholder in '\(text)'") }
+                guard !name.isEmpty, !name.contains("{") else { throw fail("empty or malformed placeholder in \(StyleError.quote(text))") }
                 if !literal.isEmpty { parts.append(.literal(literal)); literal = "" }
                 parts.append(.field(name))
                 i = text.index(after: close)
             } else if ch == "}" {
-                guard next < text.endIndex, text[next] == "}" else { throw fail("stray '}' in '\(text)' (write '}}' for a brace)") }
+                guard next < text.endIndex, text[next] == "}" else { throw fail("stray '}' in \(StyleError.quote(text)) (write '}}' for a brace)") }
                 literal.append("}"); i = text.index(after: next)
             } else {
                 literal.append(ch); i = next
