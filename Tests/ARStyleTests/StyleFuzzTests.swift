@@ -28,7 +28,7 @@ final class StyleFuzzTests: XCTestCase {
         "\"rules\"", "\"match\"", "\"data\"", "\"overlays\"", "\n", "\u{FEFF}",
     ]
 
-    private func mutate(_ text: [UInt8], _ rng: inout SplitMix64) -> [UInt8] {
+    private static func mutate(_ text: [UInt8], _ rng: inout SplitMix64) -> [UInt8] {
         var bytes = text
         // Mostly one mutation; a quarter of the cases up to three.
         for _ in 0...(rng.below(4) == 0 ? rng.below(3) : 0) {
@@ -68,7 +68,7 @@ final class StyleFuzzTests: XCTestCase {
             var n = 0, good = 0
             for _ in 0..<3000 {
                 let i = rng.below(sources.count)
-                let text = String(decoding: self.mutate(sources[i], &rng), as: UTF8.self)
+                let text = String(decoding: Self.mutate(sources[i], &rng), as: UTF8.self)
                 do {
                     let style = try Style.parse(text, file: "\(folder)/\(names[i])", baseDirectory: folder)
                     good += 1
