@@ -500,7 +500,8 @@ public final class ArOverlay: VideoFilterElement {
         let t = frame.buffer.ptsNanoseconds.map { Double($0) / 1e9 } ?? Double(state.frameIndex) * frameSeconds
         let regions = frame.barcodeRegions
         let sightings = regions.filter { $0.state != .lost && $0.state != .located }.map {
-            CodeSighting(info: CodeInfo(symbology: $0.symbology, text: $0.text, trackID: $0.trackID), quad: $0.quad,
+            CodeSighting(info: CodeInfo(symbology: $0.symbology, text: $0.text, trackID: $0.trackID,
+                                        expanded: $0.trackID.map(shared.expanded.contains) ?? false), quad: $0.quad,
                          detected: $0.state == .detected, occluded: $0.state == .occluded && !s.showOccluded)
         }
         let changes = state.timeline.update(sightings, at: t, frameSeconds: frameSeconds)

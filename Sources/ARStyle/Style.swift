@@ -96,7 +96,7 @@ public struct Style: @unchecked Sendable {  // Immutable once parsed; its rules'
     public func overlaysAndAbandonedRules(for code: CodeInfo) -> (overlays: [ResolvedOverlay], abandonedRules: [Int]) {
         var abandoned: [Int] = []
         for (index, rule) in rules.enumerated() {
-            switch rule.evaluate(symbology: code.symbology, text: code.text, located: code.located) {
+            switch rule.evaluate(symbology: code.symbology, text: code.text, located: code.located, expanded: code.expanded) {
             case .matched(let captures): return (resolve(rule.overlays, for: code, captures: captures), abandoned)
             case .abandoned: abandoned.append(index)
             case .noMatch: continue
@@ -135,12 +135,15 @@ public struct CodeInfo: Hashable, Sendable {
     public var trackID: UInt64?
     /// Whether this is a located region, matched only by `"state": "located"` rules.
     public var located: Bool
+    /// Whether a tap expanded the code (rules with `"when": {"expanded": …}`).
+    public var expanded: Bool
 
-    public init(symbology: String, text: String, trackID: UInt64?, located: Bool = false) {
+    public init(symbology: String, text: String, trackID: UInt64?, located: Bool = false, expanded: Bool = false) {
         self.symbology = symbology
         self.text = text
         self.trackID = trackID
         self.located = located
+        self.expanded = expanded
     }
 }
 

@@ -17,6 +17,9 @@ public struct StyleRule: @unchecked Sendable {  // Immutable; NSRegularExpressio
     public var data: NSRegularExpression?
     /// Names of the expression's named captures (`(?<sku>…)`).
     public var captures: [String]
+    /// `"when": {"expanded": …}`: the rule applies only to codes a tap expanded (true) or to the
+    /// others (false); nil for both.
+    public var expanded: Bool?
     public var overlays: [OverlaySpec]
 
     public init(symbology: String? = nil, data: NSRegularExpression? = nil, located: Bool = false, overlays: [OverlaySpec]) {
@@ -38,8 +41,8 @@ public struct StyleRule: @unchecked Sendable {  // Immutable; NSRegularExpressio
 
     /// The named captures when `symbology` and `text` of a read code (`located` false) or of a
     /// located region (`located` true) match this rule, nil otherwise (also when abandoned).
-    public func match(symbology s: String, text: String, located: Bool = false) -> [String: String]? {
-        if case .matched(let captures) = evaluate(symbology: s, text: text, located: located) { return captures }
+    public func match(symbology s: String, text: String, located: Bool = false, expanded: Bool = false) -> [String: String]? {
+        if case .matched(let captures) = evaluate(symbology: s, text: text, located: located, expanded: expanded) { return captures }
         return nil
     }
 
@@ -47,8 +50,9 @@ public struct StyleRule: @unchecked Sendable {  // Immutable; NSRegularExpressio
     /// `StyleLimits.matchedTextUTF16` UTF-16 units of `text`, within a budget of
     /// `StyleLimits.matchProgressReports` progress reports of the engine: past it the search
     /// stops and the answer is `abandoned`, so no payload holds the caller for long.
-    public func evaluate(symbology s: String, text: String, located: Bool = false) -> Outcome {
+    public func evaluate(symbology s: String, text: String, located: Bool = false, expanded: Bool = false) -> Outcome {
         guard located == self.located else { return .noMatch }
+        if let want = self.expanded, want != expanded { return .noMatch }
         if let symbology, symbology.caseInsensitiveCompare(s) != .orderedSame { return .noMatch }
         guard let data else { return .matched([:]) }
         let seen = text.utf16.count > StyleLimits.matchedTextUTF16
@@ -93,8 +97,12 @@ public struct StyleRule: @unchecked Sendable {  // Immutable; NSRegularExpressio
     }
 
     static func parse(_ node: StyleNode, tables: [String: LookupTable], baseDirectory: String) throws -> StyleRule {
-        let o = try node.object(allowed: ["match", "overlays"])
+        let o = try node.object(allowed: ["match", "when", "overlays"])
         var rule = StyleRule(overlays: [])
+        if let w = o["when"] {
+            let wo = try w.object(allowed: ["expanded"])
+            if let e = wo["expanded"] { rule.expanded = try e.bool() }
+        }
         if let m = o["match"] {
             let mo = try m.object(allowed: ["symbology", "data", "state"])
             if let s = mo["symbology"] { rule.symbology = try s.string() }

@@ -87,4 +87,20 @@ final class OverlayTapTests: XCTestCase {
         click(h, 70, 110)
         XCTAssertTrue(tappedMessages(bus).first?.contains("expanded=(boolean)true") ?? false)
     }
+
+    func testATapSwitchesTheCodeToItsExpandedRulesOnTheNextFrame() throws {
+        let h = OverlayHarness("aroverlay")
+        // Collapsed: a green box; expanded: a red one (both over the code).
+        h.set("style", ##"{"fade": 0, "rules": [{"when": {"expanded": false}, "overlays": [{"type": "box", "color": "#00ff00"}]},"##
+              + ##"{"when": {"expanded": true}, "overlays": [{"type": "box", "color": "#ff0000"}]}]}"##)
+        var image = BGRxImage(bytes: try XCTUnwrap(h.push(h.black, codes: [left, right], seconds: 0)).bytes, width: h.width)
+        XCTAssertEqual(image.rgb(70, 110).g, 255, "collapsed: green")
+        click(h, 70, 110)
+        image = BGRxImage(bytes: try XCTUnwrap(h.push(h.black, codes: [left, right], seconds: 0.04)).bytes, width: h.width)
+        XCTAssertTrue(image.isRed(70, 110), "the tapped code expanded: red")
+        XCTAssertEqual(image.rgb(230, 110).g, 255, "the other one still collapsed")
+        click(h, 70, 110)
+        image = BGRxImage(bytes: try XCTUnwrap(h.push(h.black, codes: [left, right], seconds: 0.08)).bytes, width: h.width)
+        XCTAssertEqual(image.rgb(70, 110).g, 255, "tapped again: collapsed")
+    }
 }

@@ -77,6 +77,17 @@ final class StyleParsingTests: XCTestCase {
         XCTAssertEqual(label.map(\.text), ["QR-Code: hi #4"])
     }
 
+    func testWhenExpandedSelectsRulesForTappedAndOtherCodes() throws {
+        let style = try StyleFolder().parse(#"""
+        {"rules": [{"when": {"expanded": true}, "overlays": [{"type": "box"}]},
+                   {"when": {"expanded": false}, "overlays": [{"type": "outline"}]}]}
+        """#)
+        XCTAssertEqual(style.overlays(for: CodeInfo(symbology: "QR-Code", text: "a", trackID: 1, expanded: true)).map(\.spec.kind), [.box])
+        XCTAssertEqual(style.overlays(for: CodeInfo(symbology: "QR-Code", text: "a", trackID: 1)).map(\.spec.kind), [.outline])
+        XCTAssertThrowsError(try StyleFolder().parse(#"{"rules": [{"when": {"near": true}, "overlays": []}]}"#))
+        XCTAssertThrowsError(try StyleFolder().parse(#"{"rules": [{"when": {"expanded": "yes"}, "overlays": []}]}"#))
+    }
+
     func testCodesNoRuleMatchesGetNoOverlays() throws {
         let style = try StyleFolder().parse(#"{"rules": [{"match": {"data": "^x$"}, "overlays": [{"type": "box"}]}]}"#)
         XCTAssertTrue(style.overlays(for: CodeInfo(symbology: "QR-Code", text: "y", trackID: 1)).isEmpty)
