@@ -40,4 +40,4 @@ echo "  metadata        : $out/demo.jsonl ($lines frames, $ids distinct track id
 echo "  snapshot        : $out/demo.png"
 echo "  watch it live   : .build/release/arserve pipelines/demo.pipeline"
 echo "                    then open rtsp://127.0.0.1:8554/ar in any RTSP player (gst-play-1.0, ffplay, vlc)"
-echo "  load the plugin : export GST_PLUGIN_PATH=$AR_PLUGIN_DIR   (or: make install)"
+echo "  load the plugin : export GST_PLUGIN_PATH=$AR_PLUGIN_DIR   (or: make install-user)"

@@ -121,10 +121,11 @@ func ffmpegDecode(_ url: String, transport: String, frames: Int) throws -> FFmpe
 /// The arserve executable built beside the tests.
 let arserveBinary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("arserve").path
 
-/// Starts arserve with `arguments` and waits for its "watch with" line; the child and the URL it serves.
+/// Starts arserve (`binary`: the one built beside the tests, or another copy) with `arguments` and
+/// waits for its "watch with" line; the child and the URL it serves.
 func startArserve(_ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
-                  directory: String? = nil) throws -> (arserve: ChildProcess, url: String) {
-    let arserve = try ChildProcess(arserveBinary, arguments, environment: environment, directory: directory)
+                  directory: String? = nil, binary: String = arserveBinary) throws -> (arserve: ChildProcess, url: String) {
+    let arserve = try ChildProcess(binary, arguments, environment: environment, directory: directory)
     XCTAssertTrue(waitUntil { arserve.stdout.contains("watch with") || !arserve.process.isRunning }, arserve.stderr)
     guard let range = arserve.stdout.range(of: #"rtsp://[0-9.]+:[0-9]+/\S*"#, options: .regularExpression) else {
         XCTFail("arserve \(arguments) printed no URL: \(arserve.stdout) \(arserve.stderr)")
