@@ -148,12 +148,13 @@ public final class Camera: @unchecked Sendable {  // counters, state and feeds g
         guard let pipeline = parsed else { return fail(.couldNotStart(reason: "the pipeline does not parse"), tearingDown: nil) }
         let token = RunToken(camera: self, id: id)
         let bin = UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self)
-        if let sink = gst_bin_get_by_name(bin, Self.sinkName) {
+        let sink = gst_bin_get_by_name(bin, Self.sinkName)
+        defer { if let sink { gst_object_unref(UnsafeMutableRawPointer(sink)) } }
+        if let sink {
             var callbacks = GstAppSinkCallbacks()
             callbacks.new_sample = onNewSample
             gst_app_sink_set_callbacks(UnsafeMutableRawPointer(sink).assumingMemoryBound(to: GstAppSink.self), &callbacks,
                                        Unmanaged.passRetained(token).toOpaque(), releaseObject)
-            gst_object_unref(UnsafeMutableRawPointer(sink))
         }
         let bus = gst_element_get_bus(pipeline)!
         defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
@@ -163,7 +164,17 @@ public final class Camera: @unchecked Sendable {  // counters, state and feeds g
         g_source_attach(watch, context)
         let run = Run(id: id, pipeline: pipeline, watch: watch)
         self.run = run
-        if gst_element_set_state(pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE {
+        // A live source (a camera) paces the pipeline itself: its frames go to viewers as soon as
+        // they are ready. Any other (a file) is played at its own pace by the appsink's clock.
+        let paused = gst_element_set_state(pipeline, GST_STATE_PAUSED)
+        if paused == GST_STATE_CHANGE_NO_PREROLL, let sink {
+            var sync = GValue()
+            g_value_init(&sync, g_type_from_name("gboolean"))
+            g_value_set_boolean(&sync, 0)
+            g_object_set_property(UnsafeMutableRawPointer(sink).assumingMemoryBound(to: GObject.self), "sync", &sync)
+            g_value_unset(&sync)
+        }
+        if paused == GST_STATE_CHANGE_FAILURE || gst_element_set_state(pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE {
             // The element that refused posted why (no such camera…): report that now.
             var failure = CameraFailure.couldNotStart(reason: "the pipeline refused to start")
             if let msg = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR) {
@@ -340,10 +351,11 @@ private final class Feed {
     private var caps: UnsafeMutablePointer<GstCaps>?
     /// Whether a frame was pushed: a media waits for its first frame to answer its viewer.
     private(set) var fed = false
-    /// A frame of camera run `run` at camera running time `camera` was pushed at media running
-    /// time `media`, while the media's base time was `base` (ns): later frames keep the camera's
-    /// spacing from it, so viewers see the frames as evenly spaced as the camera made them.
-    private var anchor: (run: Int, camera: GstClockTime, media: GstClockTime, base: GstClockTime)?
+    /// How camera run `run`'s running time maps to the media's while its base time is `base`:
+    /// media time = camera time + `offset` (ns), the smallest seen, so frames keep the camera's
+    /// spacing and none waits in the media longer than the quickest did; `last` is the last
+    /// time stamp pushed, which the next one exceeds.
+    private var timing: (run: Int, base: GstClockTime, offset: Int64, last: GstClockTime)?
 
     /// Takes the reference to `source`.
     init(_ source: UnsafeMutablePointer<GstElement>) { self.source = source }
@@ -365,10 +377,13 @@ private final class Feed {
         guard let media = mediaTime() else { return }
         var pts = media.now
         if let runningTime {
-            if let a = anchor, a.run == run, a.base == media.base, runningTime >= a.camera {
-                pts = a.media + (runningTime - a.camera)
+            let seen = Int64(truncatingIfNeeded: media.now &- runningTime)
+            if let t = timing, t.run == run, t.base == media.base {
+                let offset = min(t.offset, seen)
+                pts = max(GstClockTime(truncatingIfNeeded: Int64(truncatingIfNeeded: runningTime) &+ offset), t.last + 1)
+                timing = (run, media.base, offset, pts)
             } else {
-                anchor = (run, runningTime, media.now, media.base)
+                timing = (run, media.base, seen, pts)
             }
         }
         if let caps, caps != self.caps, self.caps.map({ gst_caps_is_equal($0, caps) == 0 }) ?? true {

@@ -58,7 +58,7 @@ public struct CameraSpec: Sendable {
             }
             let file: PipelineFile
             do { file = try PipelineFile(contentsOf: path) } catch let e as PipelineFileError { throw ServeError.pipeline(e) }
-            cameras.append(CameraSpec(name: name, path: single ? singlePath ?? "/ar" : "/" + name, file: file))
+            cameras.append(CameraSpec(name: name, path: single ? singlePath ?? ServeOptions().path : "/" + name, file: file))
         }
         return cameras
     }
