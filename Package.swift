@@ -67,8 +67,8 @@ let package = Package(
 
         // Pipeline files (pipelines/*.pipeline): comments, variables, what they output.
         .target(name: "ARPipelines"),
-        // RTSP serving of a pipeline file with gst-rtsp-server.
-        .target(name: "ARServe", dependencies: ["ARPipelines", "ARElements", "ARGst", "ARBridge", "CGstRtspServer", "CGStreamer"]),
+        // RTSP serving of pipeline files with gst-rtsp-server: one camera each, restarted when it fails.
+        .target(name: "ARServe", dependencies: ["ARPipelines", "ARElements", "ARGst", "ARBridge", "CGstRtspServer", "CGstApp", "CGStreamer"]),
         .executableTarget(name: "arserve", dependencies: ["ARServe", "ARPipelines"]),
         // Benchmarks and accuracy measurements (release builds), stock GStreamer elements side by side.
         .executableTarget(name: "arbench",

@@ -42,4 +42,4 @@ echo "  watch it live   : .build/release/arserve pipelines/demo.pipeline"
 # Only players this machine has (gst-play-1.0 comes with the demo's packages).
 players=$(for p in gst-play-1.0 ffplay vlc mpv; do command -v "$p" >/dev/null && printf '%s, ' "$p"; done)
 echo "                    then open rtsp://127.0.0.1:8554/ar in an RTSP player (installed here: ${players%, })"
-echo "  load the plugin : export GST_PLUGIN_PATH=$AR_PLUGIN_DIR   (or: make install)"
+echo "  load the plugin : export GST_PLUGIN_PATH=$AR_PLUGIN_DIR   (or: make install-user)"

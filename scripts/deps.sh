@@ -16,6 +16,8 @@ build=(pkg-config make libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libg
        python3-gi gir1.2-gstreamer-1.0 python3-gi-cairo
        # an RTSP client that is not GStreamer, for the RTSP tests (ffmpeg), and viewers arserve suggests
        ffmpeg
+       # systemd-analyze, which checks the arserve service's unit (deploy/arserve.service) in the tests
+       systemd
        # what the Swift toolchain itself needs to compile and link on Debian 12
        binutils libc6-dev libgcc-12-dev libstdc++-12-dev libcurl4 libxml2 libedit2 libsqlite3-0 libncurses6
        zlib1g-dev tzdata)

@@ -4,8 +4,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh build
 source scripts/env.sh
-echo "test: building the plugin (release)"
+echo "test: building the plugin and arserve (release; the install tests install them)"
 quiet_swift swift build -c release --product gstarbarcode
+quiet_swift swift build -c release --product arserve
 echo "test: checking that gst-inspect-1.0 loads it from $AR_PLUGIN_DIR"
 gst-inspect-1.0 arbarcode >/dev/null
 echo "test: make dist, unpacked and run without the Swift toolchain"

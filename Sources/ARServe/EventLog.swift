@@ -3,17 +3,27 @@ import CGstRtspServer
 import Foundation
 
 /// Where the GLib callbacks below report `ServeEvent`s (their user data): viewers through the
-/// server's and clients' signals, pipeline errors through each served pipeline's bus.
+/// server's and clients' signals, the errors of viewers' media through their buses. It also
+/// tells each camera who plays it.
 final class EventLog: Sendable {
     let log: @Sendable (ServeEvent) -> Void
-    init(_ log: @escaping @Sendable (ServeEvent) -> Void) { self.log = log }
+    /// The served cameras, to find the one a request's URL names.
+    let cameras: [Camera]
+    init(_ log: @escaping @Sendable (ServeEvent) -> Void, cameras: [Camera]) { self.log = log; self.cameras = cameras }
+
+    /// The camera mounted at `path` (a request's path: the mount, or a stream below it).
+    func camera(at path: String) -> Camera? {
+        cameras.first { path == $0.path || path.hasPrefix($0.path.hasSuffix("/") ? $0.path : $0.path + "/") }
+    }
 }
 
-/// A viewer's address, kept from its connection to report its leaving.
+/// A viewer's address, kept from its connection to report its leaving, and a number that stands
+/// for it in the cameras' viewer counts.
 private final class ViewerRecord: Sendable {
     let log: EventLog
     let address: String
-    init(log: EventLog, address: String) { self.log = log; self.address = address }
+    let id: Int
+    init(log: EventLog, address: String, id: Int) { self.log = log; self.address = address; self.id = id }
 }
 
 private let releaseObject: GClosureNotify = { data, _ in
@@ -33,10 +43,15 @@ extension EventLog {
         connect(UnsafeMutableRawPointer(server), "client-connected", unsafeBitCast(onClientConnected, to: GCallback.self), self)
     }
 
-    /// Reports the errors and warnings of every pipeline `factory` builds (one per first viewer
-    /// and per retry after a failure), as they are posted, before the viewer is answered.
+    /// Reports the errors and warnings of every media `factory` builds (one for the viewers of a
+    /// camera while any watch), as they are posted, before the viewer is answered.
     func watchPipelines(of factory: UnsafeMutablePointer<GstRTSPMediaFactory>) {
         connect(UnsafeMutableRawPointer(factory), "media-constructed", unsafeBitCast(onMediaConstructed, to: GCallback.self), self)
+    }
+
+    /// Has `camera` feed every media `factory` configures (or refuse it while failed).
+    func feedMedia(of factory: UnsafeMutablePointer<GstRTSPMediaFactory>, from camera: Camera) {
+        connect(UnsafeMutableRawPointer(factory), "media-configure", unsafeBitCast(onMediaConfigure, to: GCallback.self), camera)
     }
 }
 
@@ -57,17 +72,39 @@ private let onClientConnected: @convention(c) (UnsafeMutablePointer<GstRTSPServe
     let log = Unmanaged<EventLog>.fromOpaque(data).takeUnretainedValue()
     let address = viewerAddress(client)
     log.log(.viewerConnected(address: address))
-    connect(UnsafeMutableRawPointer(client), "closed", unsafeBitCast(onClientClosed, to: GCallback.self),
-            ViewerRecord(log: log, address: address))
+    let viewer = ViewerRecord(log: log, address: address, id: Int(bitPattern: client))
+    connect(UnsafeMutableRawPointer(client), "closed", unsafeBitCast(onClientClosed, to: GCallback.self), viewer)
+    connect(UnsafeMutableRawPointer(client), "play-request", unsafeBitCast(onPlay, to: GCallback.self), viewer)
+    connect(UnsafeMutableRawPointer(client), "teardown-request", unsafeBitCast(onTeardown, to: GCallback.self), viewer)
 }
 
 private let onClientClosed: @convention(c) (UnsafeMutablePointer<GstRTSPClient>?, UnsafeMutableRawPointer?) -> Void = { _, data in
     guard let data else { return }
     let viewer = Unmanaged<ViewerRecord>.fromOpaque(data).takeUnretainedValue()
+    for camera in viewer.log.cameras { camera.viewerStopped(viewer.id) }
     viewer.log.log(.viewerLeft(address: viewer.address))
 }
 
-/// One served pipeline's log: a pipeline stops at its first error, and the errors that follow
+/// The path of a request's URL, e.g. `/cam1` or `/cam1/stream=0`.
+private func requestPath(_ ctx: UnsafeMutablePointer<GstRTSPContext>?) -> String? {
+    ctx?.pointee.uri?.pointee.abspath.map { String(cString: $0) }
+}
+
+private let onPlay: @convention(c) (UnsafeMutablePointer<GstRTSPClient>?, UnsafeMutablePointer<GstRTSPContext>?,
+                                    UnsafeMutableRawPointer?) -> Void = { _, ctx, data in
+    guard let data, let path = requestPath(ctx) else { return }
+    let viewer = Unmanaged<ViewerRecord>.fromOpaque(data).takeUnretainedValue()
+    viewer.log.camera(at: path)?.viewerStarted(viewer.id)
+}
+
+private let onTeardown: @convention(c) (UnsafeMutablePointer<GstRTSPClient>?, UnsafeMutablePointer<GstRTSPContext>?,
+                                        UnsafeMutableRawPointer?) -> Void = { _, ctx, data in
+    guard let data, let path = requestPath(ctx) else { return }
+    let viewer = Unmanaged<ViewerRecord>.fromOpaque(data).takeUnretainedValue()
+    viewer.log.camera(at: path)?.viewerStopped(viewer.id)
+}
+
+/// One viewer media's log: a pipeline stops at its first error, and the errors that follow
 /// (a failed state change, an internal data stream error) only repeat it, so only the first is
 /// reported; a warning is reported once.
 private final class PipelineLog: @unchecked Sendable {  // `reported` is guarded by `lock`
@@ -83,6 +120,12 @@ private final class PipelineLog: @unchecked Sendable {  // `reported` is guarded
         lock.unlock()
         if first { log.log(.pipeline(message)) }
     }
+}
+
+private let onMediaConfigure: @convention(c) (UnsafeMutablePointer<GstRTSPMediaFactory>?, UnsafeMutablePointer<GstRTSPMedia>?,
+                                              UnsafeMutableRawPointer?) -> Void = { _, media, data in
+    guard let media, let data else { return }
+    Unmanaged<Camera>.fromOpaque(data).takeUnretainedValue().attach(media)
 }
 
 private let onMediaConstructed: @convention(c) (UnsafeMutablePointer<GstRTSPMediaFactory>?, UnsafeMutablePointer<GstRTSPMedia>?,
@@ -104,6 +147,6 @@ private let onMediaConstructed: @convention(c) (UnsafeMutablePointer<GstRTSPMedi
 
 private let onBusMessage: @convention(c) (UnsafeMutablePointer<GstBus>?, UnsafeMutablePointer<GstMessage>?,
                                           UnsafeMutableRawPointer?) -> Void = { _, msg, data in
-    guard let msg, let data, let message = PipelineMessage(msg) else { return }
+    guard let msg, let data, let message = PipelineMessage(msg), !Camera.isRefusal(message) else { return }
     Unmanaged<PipelineLog>.fromOpaque(data).takeUnretainedValue().report(message)
 }

@@ -15,10 +15,12 @@ public final class RTSPViewer: @unchecked Sendable {  // Mutable state is guarde
     private var firstError: String?
     private let frameHandler: (([UInt8], UInt64) -> Void)?
 
-    /// Connects to `url` (credentials for basic authentication) and decodes `width` × `height` RGB.
+    /// Connects to `url` (credentials for basic authentication) and decodes `width` × `height` RGB,
+    /// RTP over UDP, or interleaved in the RTSP connection when `overTCP` (no UDP time-out to
+    /// reconnect after when the stream pauses for a while, e.g. while a camera restarts).
     /// `frameHandler`, if given, sees each decoded frame (RGB) and its arrival time (monotonic
     /// clock, ns) on the streaming thread, as it arrives.
-    public init(url: String, width: Int, height: Int, user: String? = nil, password: String? = nil,
+    public init(url: String, width: Int, height: Int, user: String? = nil, password: String? = nil, overTCP: Bool = false,
                 frameHandler: (([UInt8], UInt64) -> Void)? = nil) {
         self.width = width
         self.height = height
@@ -26,7 +28,8 @@ public final class RTSPViewer: @unchecked Sendable {  // Mutable state is guarde
         _ = PipelineServer.initialize
         let auth = user.map { " user-id=\($0) user-pw=\(password ?? "")" } ?? ""
         var error: UnsafeMutablePointer<GError>?
-        pipeline = gst_parse_launch("rtspsrc location=\(url) latency=0\(auth) ! rtph264depay ! decodebin ! videoconvert "
+        let transport = overTCP ? " protocols=tcp" : ""
+        pipeline = gst_parse_launch("rtspsrc location=\(url) latency=0\(auth)\(transport) ! rtph264depay ! decodebin ! videoconvert "
                                     + "! video/x-raw,format=RGB,width=\(width),height=\(height) ! fakesink name=sink sync=false", &error)!
         if let error { g_error_free(error) }
         let bin = UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self)

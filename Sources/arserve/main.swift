@@ -1,4 +1,4 @@
-// arserve: serves a pipeline file over RTSP (gst-rtsp-server). See `arserve --help`.
+// arserve: serves pipeline files over RTSP (gst-rtsp-server), one camera each. See `arserve --help`.
 import ARPipelines
 import ARServe
 import CGStreamer
@@ -6,17 +6,22 @@ import CGstRtspServer
 import Foundation
 
 let usage = """
-    usage: arserve FILE [--port 8554] [--path /ar] [--address 127.0.0.1] [--user NAME] [--encoder x264enc|openh264enc]
+    usage: arserve FILE|FOLDER... [--port 8554] [--path /ar] [--address 127.0.0.1] [--user NAME] [--encoder x264enc|openh264enc]
       FILE       a pipeline file (pipelines/*.pipeline) ending in raw video (arserve adds H.264
                  encoding and RTP payloading) or in an RTP payloader named pay0
+      FOLDER     every *.pipeline file in it
+                 One file is served at --path; several (or a folder) are one camera each, served at
+                 /NAME after the file's name (cam1.pipeline: rtsp://HOST:PORT/cam1)
       --port     TCP port (default 8554; 0 picks a free one)
-      --path     mount path (default /ar)
+      --path     mount path of a single FILE (default /ar)
       --address  address to bind (default 127.0.0.1, loopback only; 0.0.0.0 for every interface)
       --user     require basic authentication as NAME; the password comes from $ARSERVE_PASSWORD
       --encoder  H.264 encoder (default: x264enc when installed, else openh264enc)
     Variables ${NAME} / ${NAME:-default} in FILE come from the environment.
-    One shared pipeline serves every viewer. Viewers connecting and leaving, and the pipeline's
-    errors and warnings (element, reason, details), are logged on standard error.
+    Each camera's pipeline runs from start to stop, watched or not, and is shared by its viewers.
+    A camera that fails (an error, or the end of its stream) is started again after 1 s, 2 s,
+    4 s ... up to 30 s, the others going on. Each camera's state (running / failed: reason;
+    restarting in N s), viewers connecting and leaving, and warnings are logged on standard error.
     Stops cleanly on Ctrl-C (SIGINT) or SIGTERM.
     """
 
@@ -27,7 +32,8 @@ func fail(_ message: String, status: Int32) -> Never {
 }
 
 var options = ServeOptions()
-var file: String?
+var files: [String] = []
+var path: String?
 var args = Array(CommandLine.arguments.dropFirst())
 while !args.isEmpty {
     let a = args.removeFirst()
@@ -44,7 +50,7 @@ while !args.isEmpty {
     case "--path":
         let v = value()
         guard v.hasPrefix("/") else { fail("--path must start with '/', not '\(v)'", status: 2) }
-        options.path = v
+        path = v
     case "--address": options.address = value()
     case "--user": options.user = value()
     case "--encoder":
@@ -53,11 +59,10 @@ while !args.isEmpty {
         options.encoder = e
     default:
         if a.hasPrefix("-") { fail("unknown option \(a)", status: 2) }
-        if file != nil { fail("one pipeline file only", status: 2) }
-        file = a
+        files.append(a)
     }
 }
-guard let file else { fail("no pipeline file given", status: 2) }
+if files.isEmpty { fail("no pipeline file given", status: 2) }
 if options.user != nil {
     guard let password = ProcessInfo.processInfo.environment["ARSERVE_PASSWORD"], !password.isEmpty else {
         fail("--user needs the password in the ARSERVE_PASSWORD environment variable", status: 2)
@@ -65,13 +70,19 @@ if options.user != nil {
     options.password = password
 }
 
+let cameras: [CameraSpec]
+do {
+    cameras = try CameraSpec.resolve(files, singlePath: path)
+} catch ServeError.options(let message) {
+    fail(message, status: 2)
+} catch {
+    fail("\(error)", status: 1)
+}
 let server: PipelineServer
 let url: String
 do {
-    server = try PipelineServer(file: try PipelineFile(contentsOf: file), options: options)
+    server = try PipelineServer(cameras: cameras, options: options)
     url = try server.start()
-} catch let error as PipelineFileError {
-    fail("\(error)", status: 1)
 } catch {
     fail("\(error)", status: 1)
 }
@@ -83,7 +94,10 @@ let quit: GSourceFunc = { data in
 }
 g_unix_signal_add(SIGINT, quit, UnsafeMutableRawPointer(loop))
 g_unix_signal_add(SIGTERM, quit, UnsafeMutableRawPointer(loop))
-print("arserve: serving \(file) at \(url)")
+for camera in server.cameras {
+    let file = cameras.first { $0.name == camera.name }?.file.path ?? camera.name
+    print("arserve: serving \(file) at \(server.url(of: camera))" + (server.cameras.count > 1 ? " (camera \(camera.name))" : ""))
+}
 print("arserve: H.264 \(server.encoder.map { "from \($0.rawValue)" } ?? "from the file's own pay0")\(options.user != nil ? ", basic authentication as \(options.user!)" : "")")
 print("arserve: \(ViewerSuggestion.line(url: url)); Ctrl-C stops")
 fflush(nil)  // every C stream (stdout among them)

@@ -42,22 +42,61 @@ final class ArserveCommandTests: XCTestCase {
         try startArserve([file, "--port", "0"])
     }
 
-    func testAFailingPipelineIsLoggedWithItsElementAndReasonOnEveryViewersConnect() throws {
+    func testAFailingPipelineIsLoggedWithItsElementAndReasonAndRestartedWithBackoff() throws {
         let missing = "/nonexistent-\(UUID().uuidString)/clip.mp4"
-        let (arserve, url) = try serve(write("filesrc location=\(missing) ! decodebin ! videoconvert\n"))
-        XCTAssertEqual(logLines(arserve, containing: "pipeline error").count, 0, "nothing fails before a viewer comes")
-        for attempt in 1...2 {
-            let viewer = try ffmpegDecode(url, transport: "tcp", frames: 1)
-            XCTAssertTrue(viewer.messages.contains("503"), viewer.messages)
-            XCTAssertTrue(waitUntil { logLines(arserve, containing: "pipeline error").count == attempt }, arserve.stderr)
-        }
-        let errors = logLines(arserve, containing: "pipeline error")
-        XCTAssertEqual(errors.count, 2, "one line on the first connect, one on the retry: \(arserve.stderr)")
-        for line in errors {
-            XCTAssertTrue(line.hasPrefix("arserve: pipeline error from filesrc: Resource not found."), String(line))
+        let file = write("filesrc location=\(missing) ! decodebin ! videoconvert\n")
+        let name = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
+        let (arserve, url) = try serve(file)
+        // Fails at start, and again 1 s later when started again.
+        XCTAssertTrue(waitUntil { logLines(arserve, containing: "restarting in 2 s").count == 1 }, arserve.stderr)
+        let failures = logLines(arserve, containing: "failed: ")
+        XCTAssertEqual(failures.count, 2, arserve.stderr)
+        for (line, delay) in zip(failures, [1, 2]) {
+            XCTAssertTrue(line.hasPrefix("arserve: camera \(name): failed: pipeline error from filesrc: Resource not found."), String(line))
             XCTAssertTrue(line.contains("No such file \"\(missing)\""), String(line))
+            XCTAssertTrue(line.hasSuffix("; restarting in \(delay) s"), String(line))
         }
+        // A viewer meanwhile is told the stream is unavailable, and the log says why.
+        let viewer = try ffmpegDecode(url, transport: "tcp", frames: 1)
+        XCTAssertTrue(viewer.messages.contains("503"), viewer.messages)
+        XCTAssertTrue(waitUntil { !logLines(arserve, containing: "refused a viewer").isEmpty }, arserve.stderr)
+        XCTAssertTrue(logLines(arserve, containing: "refused a viewer")[0]
+            .hasPrefix("arserve: camera \(name): refused a viewer (503 Service Unavailable) while failed: pipeline error from filesrc"))
         XCTAssertEqual(arserve.interrupt(), 0)
+    }
+
+    /// A folder holding pipeline files named `name.pipeline` with the given text.
+    private func folder(_ files: [String: String]) -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("arserve-cameras-\(UUID().uuidString)").path
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        for (name, text) in files { _ = FileManager.default.createFile(atPath: "\(dir)/\(name).pipeline", contents: Data(text.utf8)) }
+        return dir
+    }
+
+    func testAFolderIsServedAsOneCameraPerFileAndACameraThatEndsComesBack() throws {
+        let caps = "video/x-raw,width=160,height=120,framerate=30/1"
+        let dir = folder(["steady": "arcodesrc is-live=true codes=2 ! \(caps)\n",
+                          "flaky": "# ends after 10 frames, like an IP camera that hangs up\narcodesrc is-live=true num-buffers=10 codes=2 ! \(caps)\n"])
+        let (arserve, _) = try startArserve([dir, "--port", "0"])
+        XCTAssertTrue(arserve.stdout.range(of: #"serving \S+/flaky\.pipeline at rtsp://127\.0\.0\.1:[0-9]+/flaky \(camera flaky\)"#,
+                                           options: .regularExpression) != nil, arserve.stdout)
+        guard let steady = arserve.stdout.range(of: #"rtsp://127\.0\.0\.1:[0-9]+/steady"#, options: .regularExpression) else {
+            return XCTFail(arserve.stdout)
+        }
+        // The flaky camera ends, waits 1 s, runs again, and so on; the steady one plays meanwhile.
+        let viewer = try ffmpegDecode(String(arserve.stdout[steady]), transport: "tcp", frames: 30)
+        XCTAssertEqual(viewer.framesDecoded, 30, viewer.messages)
+        XCTAssertTrue(waitUntil { logLines(arserve, containing: "camera flaky: running").count >= 2 }, arserve.stderr)
+        XCTAssertTrue(logLines(arserve, containing: "camera flaky: failed: end of stream; restarting in 1 s").count >= 1, arserve.stderr)
+        XCTAssertEqual(logLines(arserve, containing: "camera steady: ").map(String.init),
+                       ["arserve: camera steady: starting", "arserve: camera steady: running"])
+        XCTAssertEqual(arserve.interrupt(), 0)
+    }
+
+    func testPathNamesOnlyASingleFilesMount() throws {
+        let r = try run([folder(["a": "videotestsrc\n", "b": "videotestsrc\n"]), "--path", "/x"])
+        XCTAssertEqual(r.status, 2)
+        XCTAssertTrue(r.err.contains("--path /x names the mount of a single file"), r.err)
     }
 
     func testViewersAreLoggedWhenTheyConnectAndLeave() throws {
@@ -118,7 +157,7 @@ final class ArserveCommandTests: XCTestCase {
         let r = try run(["--port", "99999", "x.pipeline"])
         XCTAssertEqual(r.status, 2)
         XCTAssertTrue(r.err.contains("--port takes a number from 0 to 65535"), r.err)
-        XCTAssertTrue(r.err.contains("usage: arserve FILE"), r.err)
+        XCTAssertTrue(r.err.contains("usage: arserve FILE|FOLDER..."), r.err)
     }
 
     func testServesPrintsTheURLAndStopsCleanlyOnSIGINT() throws {

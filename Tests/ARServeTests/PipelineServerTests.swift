@@ -48,6 +48,23 @@ final class PipelineServerTests: XCTestCase {
         server.stop()
     }
 
+    func testAFileEndingInItsOwnPayloaderIsServedAsItIs() throws {
+        let file = PipelineFile(path: "payloaded.pipeline", text: """
+            arcodesrc is-live=true codes=2 ! video/x-raw,format=I420,width=160,height=120,framerate=30/1
+              ! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=15 ! rtph264pay name=pay0 pt=96 config-interval=-1
+            """)
+        var options = ServeOptions()
+        options.port = 0
+        let loop = MainLoopThread()
+        defer { loop.stop() }
+        let server = try PipelineServer(file: file, options: options)
+        defer { server.stop() }
+        XCTAssertNil(server.encoder, "nothing appended")
+        let viewer = RTSPViewer(url: try server.start(context: loop.context), width: 160, height: 120)
+        XCTAssertTrue(waitUntil { viewer.framesDecoded >= 15 || viewer.error != nil }, "\(viewer.framesDecoded) \(String(describing: viewer.error))")
+        XCTAssertNil(viewer.error)
+    }
+
     func testAFileWithItsOwnSinkCannotBeServed() throws {
         let file = PipelineFile(path: "x.pipeline", text: "videotestsrc ! fakesink")
         XCTAssertThrowsError(try PipelineServer(file: file, options: ServeOptions())) { error in

@@ -121,10 +121,11 @@ func ffmpegDecode(_ url: String, transport: String, frames: Int) throws -> FFmpe
 /// The arserve executable built beside the tests.
 let arserveBinary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("arserve").path
 
-/// Starts arserve with `arguments` and waits for its "watch with" line; the child and the URL it serves.
+/// Starts arserve (`binary`: the one built beside the tests, or another copy) with `arguments` and
+/// waits for its "watch with" line; the child and the URL it serves.
 func startArserve(_ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
-                  directory: String? = nil) throws -> (arserve: ChildProcess, url: String) {
-    let arserve = try ChildProcess(arserveBinary, arguments, environment: environment, directory: directory)
+                  directory: String? = nil, binary: String = arserveBinary) throws -> (arserve: ChildProcess, url: String) {
+    let arserve = try ChildProcess(binary, arguments, environment: environment, directory: directory)
     XCTAssertTrue(waitUntil { arserve.stdout.contains("watch with") || !arserve.process.isRunning }, arserve.stderr)
     guard let range = arserve.stdout.range(of: #"rtsp://[0-9.]+:[0-9]+/\S*"#, options: .regularExpression) else {
         XCTFail("arserve \(arguments) printed no URL: \(arserve.stdout) \(arserve.stderr)")
@@ -136,4 +137,52 @@ func startArserve(_ arguments: [String], environment: [String: String] = Process
 /// The lines arserve logged on standard error that contain `text`.
 func logLines(_ arserve: ChildProcess, containing text: String) -> [Substring] {
     arserve.stderr.split(separator: "\n").filter { $0.contains(text) }
+}
+
+/// A restart timer the test fires by hand: a failed camera restarts exactly when the test says,
+/// and the delays its backoff asked for are kept.
+final class ManualRestartTimer: RestartTimer, @unchecked Sendable {  // `pending` and `requests` guarded by `lock`
+    private let lock = NSLock()
+    private var pending: [@Sendable () -> Void] = []
+    private var requests: [(camera: String, seconds: Double)] = []
+
+    func schedule(camera: String, afterSeconds seconds: Double, _ restart: @escaping @Sendable () -> Void) {
+        lock.lock()
+        pending.append(restart)
+        requests.append((camera, seconds))
+        lock.unlock()
+    }
+
+    /// Every delay asked for so far by `camera`, seconds, in order.
+    func delays(of camera: String) -> [Double] {
+        lock.lock()
+        defer { lock.unlock() }
+        return requests.filter { $0.camera == camera }.map(\.seconds)
+    }
+
+    /// Restarts not fired yet.
+    var pendingCount: Int { lock.lock(); defer { lock.unlock() }; return pending.count }
+
+    /// Runs the oldest pending restart, on this thread.
+    func fireNext() {
+        lock.lock()
+        let restart = pending.isEmpty ? nil : pending.removeFirst()
+        lock.unlock()
+        restart?()
+    }
+}
+
+/// The `ServeEvent`s a server reported, in order (`ServeOptions.log`).
+final class EventRecorder: @unchecked Sendable {  // `events` guarded by `lock`
+    private let lock = NSLock()
+    private var recorded: [ServeEvent] = []
+
+    var log: @Sendable (ServeEvent) -> Void { { [self] event in lock.lock(); recorded.append(event); lock.unlock() } }
+
+    var events: [ServeEvent] { lock.lock(); defer { lock.unlock() }; return recorded }
+
+    /// The states camera `name` went through, in order.
+    func states(of name: String) -> [CameraState] {
+        events.compactMap { if case .camera(name, let state) = $0 { return state } else { return nil } }
+    }
 }

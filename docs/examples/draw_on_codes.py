@@ -19,7 +19,7 @@ hands downstream colour frames so the magenta stays magenta); the script adds
 writing every frame over FILE, so FILE ends as the last frame) and prints how many discs it drew.
 
 Needs Debian's python3 with python3-gi, gir1.2-gstreamer-1.0 and python3-gi-cairo (scripts/deps.sh
-build installs them), and the plugin: `make install`, or GST_PLUGIN_PATH=.build/release.
+build installs them), and the plugin: `make install-user`, or GST_PLUGIN_PATH=.build/release.
 """
 import argparse
 import math

@@ -23,7 +23,7 @@ is there too, but GStreamer 1.22 drops its `arbarcode` params when videoconvert 
 copies it: read the custom meta.
 
 Needs Debian's python3 with python3-gi and gir1.2-gstreamer-1.0 (scripts/deps.sh build installs
-them), and the plugin: `make install`, or GST_PLUGIN_PATH=.build/release.
+them), and the plugin: `make install-user`, or GST_PLUGIN_PATH=.build/release.
 """
 import base64
 import json
