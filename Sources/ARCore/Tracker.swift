@@ -243,15 +243,22 @@ public struct Tracker: Sendable {
     /// - Expiry: a track with `timestamp - lastDecoded > expiryNanoseconds` cannot be matched; it is
     ///   reported once as `lost` (in `tracks` and `removed`) and forgotten. Others not matched are
     ///   `tracked`, or `occluded` when marked so (`markOccluded`); a match ends the occlusion.
-    /// - Discontinuity: a timestamp earlier than the previous one (e.g. after a seek) ends every live
-    ///   track — they are reported `lost` in this update — and the frame is then processed as the first
-    ///   of a new sequence. Ids keep increasing.
+    /// - Timestamps going back: a timestamp earlier than the previous one (a looping source: a segment
+    ///   restarting at 0 without a flush) continues the stream. The frame counts as taken at the same
+    ///   time as the previous one: every live track and unconfirmed reading keeps its id and its age
+    ///   (stored times move back by the jump, clamped at 0, so an age longer than `now` shrinks to
+    ///   `now`). A real discontinuity (a seek, a DISCONT buffer, a flush) is the caller's to signal
+    ///   with `reset()`.
     public mutating func update(detections: [Detection], timestampNanoseconds now: UInt64) -> TrackerUpdate {
         var removed: [Track] = []
         if let last = lastTimestamp, now < last {
-            removed = live.map { var t = $0; t.state = .lost; return t }
-            live = []
-            pending = []
+            let back = last - now
+            let moved = { (t: UInt64) in t >= back ? t - back : 0 }
+            for i in live.indices {
+                live[i].firstSeenNanoseconds = moved(live[i].firstSeenNanoseconds)
+                live[i].lastDecodedNanoseconds = moved(live[i].lastDecodedNanoseconds)
+            }
+            for i in pending.indices { pending[i].lastSeenNanoseconds = moved(pending[i].lastSeenNanoseconds) }
         }
         lastTimestamp = now
         pending.removeAll { now - $0.lastSeenNanoseconds > configuration.expiryNanoseconds }
