@@ -124,13 +124,17 @@ public struct TrackerUpdate: Hashable, Sendable {
     public var updated: [Track]
     /// Tracks `lost` on this frame; they will not be reported again.
     public var removed: [Track]
+    /// Detections of this frame that would have started a track but did not: `maxTracks` tracks
+    /// were alive (they are retried on the next frame).
+    public var refused: Int
 
     /// An update with the given lists (expected sorted by id).
-    public init(tracks: [Track], added: [Track], updated: [Track], removed: [Track]) {
+    public init(tracks: [Track], added: [Track], updated: [Track], removed: [Track], refused: Int = 0) {
         self.tracks = tracks
         self.added = added
         self.updated = updated
         self.removed = removed
+        self.refused = refused
     }
 }
 
@@ -235,7 +239,8 @@ public struct Tracker: Sendable {
     ///   from a detection whose outline is not complete it keeps its own size and shape, moved onto
     ///   the detection's centre when the detection spans the code's length or lies outside it.
     /// - New tracks: each unmatched detection starts a track, in input order, while fewer than
-    ///   `maxTracks` are alive; the rest are dropped for this frame (they are retried on the next).
+    ///   `maxTracks` are alive; the rest are dropped for this frame (they are retried on the next) and
+    ///   counted in `TrackerUpdate.refused`.
     ///   One whose centre lies on a live track of another payload is dropped as a misreading of that
     ///   code. A 1D detection (not `Detection.isSelfChecking`) starts a track only once
     ///   `confirmReadings` readings agree: its `quality` (scan lines) plus the readings of unconfirmed
@@ -312,6 +317,7 @@ public struct Tracker: Sendable {
         }
 
         var added: [Track] = []
+        var refused = 0
         for (d, detection) in merged.enumerated() where !detectionMatched[d] {
             // A second reading of a code already matched on this frame (twins cannot overlap).
             if survivors.contains(where: {
@@ -333,7 +339,10 @@ public struct Tracker: Sendable {
                     continue
                 }
             }
-            guard survivors.count < configuration.maxTracks else { break }
+            guard survivors.count < configuration.maxTracks else {
+                refused = merged.indices.filter { $0 >= d && !detectionMatched[$0] }.count
+                break
+            }
             let track = Track(id: nextID, symbology: detection.symbology, payload: detection.payload,
                               quad: detection.quad, state: .detected, firstSeenNanoseconds: now,
                               lastDecodedNanoseconds: now, quality: detection.quality)
@@ -349,7 +358,7 @@ public struct Tracker: Sendable {
         coasting = coasting.filter { liveIDs.contains($0.key) }
         let byID: (Track, Track) -> Bool = { $0.id < $1.id }
         return TrackerUpdate(tracks: (live + removed).sorted(by: byID), added: added.sorted(by: byID),
-                             updated: updated.sorted(by: byID), removed: removed.sorted(by: byID))
+                             updated: updated.sorted(by: byID), removed: removed.sorted(by: byID), refused: refused)
     }
 
     /// A track at `quad` confirmed by a partial outline `part` (same code): the track keeps its size

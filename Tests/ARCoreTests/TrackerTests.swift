@@ -231,6 +231,17 @@ final class TrackerTests: XCTestCase {
         XCTAssertEqual(late.removed.map(\.id), [1])
     }
 
+    func testDetectionsBeyondMaxTracksAreCountedAsRefused() {
+        var tracker = Tracker(configuration: TrackerConfiguration(maxTracks: 1))
+        let codes = [code("A", x: 0, y: 0), code("B", x: 100, y: 0), code("C", x: 200, y: 0)]
+        let first = tracker.update(detections: codes, timestampNanoseconds: 0)
+        XCTAssertEqual(first.added.map(\.text), ["A"])
+        XCTAssertEqual(first.refused, 2)
+        // A is matched; B and C still find no room.
+        XCTAssertEqual(tracker.update(detections: codes, timestampNanoseconds: 33 * ms).refused, 2)
+        XCTAssertEqual(tracker.update(detections: [codes[0]], timestampNanoseconds: 66 * ms).refused, 0)
+    }
+
     func testResetAfterTimestampGoingBackStartsNewIds() {
         var tracker = Tracker()
         _ = tracker.update(detections: [code("A", x: 0, y: 0)], timestampNanoseconds: 5_000 * ms)
