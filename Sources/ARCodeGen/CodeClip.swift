@@ -15,7 +15,9 @@ public enum CodeClipKind: String, CaseIterable, Hashable, Sendable {
 /// What a `CodeClip` shows and how its codes move. Sizes and speeds are relative to the frame
 /// height, so one set of options gives the same clip at any resolution.
 public struct CodeClipOptions: Hashable, Sendable {
-    /// Frame size, pixels (16...8192).
+    /// Widths and heights a clip can have, pixels.
+    public static let frameSizes = 16...8192
+    /// Frame size, pixels (`frameSizes`: 16...8192).
     public var width: Int
     public var height: Int
     /// Frames per second (> 0); frame `i` shows time `i / fps` seconds.
@@ -182,8 +184,9 @@ public struct CodeClip: Sendable {
     /// `CodeGenError.invalidScene` for options out of range.
     public init(_ options: CodeClipOptions, photos: [ClipPhoto] = []) throws {
         let o = options
-        guard (16...8192).contains(o.width), (16...8192).contains(o.height) else {
-            throw CodeGenError.invalidScene("frame size \(o.width)x\(o.height) is outside 16...8192")
+        let sizes = CodeClipOptions.frameSizes
+        guard sizes.contains(o.width), sizes.contains(o.height) else {
+            throw CodeGenError.invalidScene("frame size \(o.width)x\(o.height) is outside \(sizes)")
         }
         guard o.fps.isFinite, o.fps > 0, (0...64).contains(o.codeCount), !o.kinds.isEmpty,
               o.codeSize > 0.02, o.codeSize <= 0.6, (0...0.5).contains(o.scaleChange), (0...0.3).contains(o.perspective),

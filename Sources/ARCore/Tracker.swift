@@ -124,13 +124,17 @@ public struct TrackerUpdate: Hashable, Sendable {
     public var updated: [Track]
     /// Tracks `lost` on this frame; they will not be reported again.
     public var removed: [Track]
+    /// Detections of this frame that would have started a track but did not: `maxTracks` tracks
+    /// were alive (they are retried on the next frame).
+    public var refused: Int
 
     /// An update with the given lists (expected sorted by id).
-    public init(tracks: [Track], added: [Track], updated: [Track], removed: [Track]) {
+    public init(tracks: [Track], added: [Track], updated: [Track], removed: [Track], refused: Int = 0) {
         self.tracks = tracks
         self.added = added
         self.updated = updated
         self.removed = removed
+        self.refused = refused
     }
 }
 
@@ -235,7 +239,8 @@ public struct Tracker: Sendable {
     ///   from a detection whose outline is not complete it keeps its own size and shape, moved onto
     ///   the detection's centre when the detection spans the code's length or lies outside it.
     /// - New tracks: each unmatched detection starts a track, in input order, while fewer than
-    ///   `maxTracks` are alive; the rest are dropped for this frame (they are retried on the next).
+    ///   `maxTracks` are alive; the rest are dropped for this frame (they are retried on the next) and
+    ///   counted in `TrackerUpdate.refused`.
     ///   One whose centre lies on a live track of another payload is dropped as a misreading of that
     ///   code. A 1D detection (not `Detection.isSelfChecking`) starts a track only once
     ///   `confirmReadings` readings agree: its `quality` (scan lines) plus the readings of unconfirmed
@@ -243,15 +248,22 @@ public struct Tracker: Sendable {
     /// - Expiry: a track with `timestamp - lastDecoded > expiryNanoseconds` cannot be matched; it is
     ///   reported once as `lost` (in `tracks` and `removed`) and forgotten. Others not matched are
     ///   `tracked`, or `occluded` when marked so (`markOccluded`); a match ends the occlusion.
-    /// - Discontinuity: a timestamp earlier than the previous one (e.g. after a seek) ends every live
-    ///   track — they are reported `lost` in this update — and the frame is then processed as the first
-    ///   of a new sequence. Ids keep increasing.
+    /// - Timestamps going back: a timestamp earlier than the previous one (a looping source: a segment
+    ///   restarting at 0 without a flush) continues the stream. The frame counts as taken at the same
+    ///   time as the previous one: every live track and unconfirmed reading keeps its id and its age
+    ///   (stored times move back by the jump, clamped at 0, so an age longer than `now` shrinks to
+    ///   `now`). A real discontinuity (a seek, a DISCONT buffer, a flush) is the caller's to signal
+    ///   with `reset()`.
     public mutating func update(detections: [Detection], timestampNanoseconds now: UInt64) -> TrackerUpdate {
         var removed: [Track] = []
         if let last = lastTimestamp, now < last {
-            removed = live.map { var t = $0; t.state = .lost; return t }
-            live = []
-            pending = []
+            let back = last - now
+            let moved = { (t: UInt64) in t >= back ? t - back : 0 }
+            for i in live.indices {
+                live[i].firstSeenNanoseconds = moved(live[i].firstSeenNanoseconds)
+                live[i].lastDecodedNanoseconds = moved(live[i].lastDecodedNanoseconds)
+            }
+            for i in pending.indices { pending[i].lastSeenNanoseconds = moved(pending[i].lastSeenNanoseconds) }
         }
         lastTimestamp = now
         pending.removeAll { now - $0.lastSeenNanoseconds > configuration.expiryNanoseconds }
@@ -305,6 +317,7 @@ public struct Tracker: Sendable {
         }
 
         var added: [Track] = []
+        var refused = 0
         for (d, detection) in merged.enumerated() where !detectionMatched[d] {
             // A second reading of a code already matched on this frame (twins cannot overlap).
             if survivors.contains(where: {
@@ -326,7 +339,10 @@ public struct Tracker: Sendable {
                     continue
                 }
             }
-            guard survivors.count < configuration.maxTracks else { break }
+            guard survivors.count < configuration.maxTracks else {
+                refused = merged.indices.filter { $0 >= d && !detectionMatched[$0] }.count
+                break
+            }
             let track = Track(id: nextID, symbology: detection.symbology, payload: detection.payload,
                               quad: detection.quad, state: .detected, firstSeenNanoseconds: now,
                               lastDecodedNanoseconds: now, quality: detection.quality)
@@ -342,7 +358,7 @@ public struct Tracker: Sendable {
         coasting = coasting.filter { liveIDs.contains($0.key) }
         let byID: (Track, Track) -> Bool = { $0.id < $1.id }
         return TrackerUpdate(tracks: (live + removed).sorted(by: byID), added: added.sorted(by: byID),
-                             updated: updated.sorted(by: byID), removed: removed.sorted(by: byID))
+                             updated: updated.sorted(by: byID), removed: removed.sorted(by: byID), refused: refused)
     }
 
     /// A track at `quad` confirmed by a partial outline `part` (same code): the track keeps its size

@@ -196,8 +196,9 @@ public final class ArBarcodeTrack: VideoFilterElement {
         framesSinceFull += 1
         let (update, events) = stage.finish(detections, located: located, frame: frame)
         TrackEvents.publish(events, element: element, messages: s.tracking.messages, updates: s.tracking.messageUpdates)
+        if let warning = stage.limitWarning(update) { element.postWarning(.settings(warning)) }
         cat.log(.log, element.object, "\(detections.count) detections, \(update.tracks.count) tracks")
         stats.end(frame, intervalSeconds: s.tracking.statsInterval, decodeMilliseconds: decodeMilliseconds,
-                  counts: TrackingSettings.counts(update), element: element)
+                  counts: TrackingSettings.counts(update, refused: stage.refusedTracks), element: element)
     }
 }

@@ -75,7 +75,8 @@ public final class ArTrack: VideoFilterElement {
         // Regions seen upstream but not read are not tracked: they pass through.
         let (update, events) = stage.finish(detections, located: regions.filter { $0.state == .located }, frame: frame)
         TrackEvents.publish(events, element: element, messages: s.tracking.messages, updates: s.tracking.messageUpdates)
+        if let warning = stage.limitWarning(update) { element.postWarning(.settings(warning)) }
         cat.log(.log, element.object, "\(detections.count) detections, \(update.tracks.count) tracks")
-        stats.end(frame, intervalSeconds: s.tracking.statsInterval, counts: TrackingSettings.counts(update), element: element)
+        stats.end(frame, intervalSeconds: s.tracking.statsInterval, counts: TrackingSettings.counts(update, refused: stage.refusedTracks), element: element)
     }
 }

@@ -7,7 +7,7 @@ import Foundation
 /// `process-ms-median` and `process-ms-p95` (double: time the element spent per frame), `late` (int:
 /// frames that took longer than their duration), `decode-ms-median` and `decode-ms-p95` (double, when
 /// the element decoded), and the element's own counts (e.g. `tracks`, `occluded`, `codes`, of the
-/// interval's last frame). Not thread-safe: used from the streaming thread.
+/// interval's last frame; `tracks-refused`: codes not tracked because `max-tracks` were alive, since start). Not thread-safe: used from the streaming thread.
 final class ElementStats {
     /// Name of the element message.
     static let messageName = "arbarcode-stats"

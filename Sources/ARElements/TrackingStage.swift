@@ -57,6 +57,21 @@ final class TrackingStage {
         tracker = Tracker(configuration: configuration)
     }
 
+    /// Detections not tracked because `max-tracks` tracks were alive, summed over frames since start
+    /// (not cleared by `reset`).
+    private(set) var refusedTracks = 0
+    /// Whether `limitWarning` has been given since start.
+    private var warnedLimit = false
+
+    /// The warning to post, once per start, the first time a frame's detections were refused for
+    /// `max-tracks`; nil otherwise.
+    func limitWarning(_ update: TrackerUpdate) -> String? {
+        guard update.refused > 0, !warnedLimit else { return nil }
+        warnedLimit = true
+        return "max-tracks (\(tracker.configuration.maxTracks)) reached: \(update.refused) code(s) on this frame not tracked; "
+            + "further ones are counted in 'tracks-refused' of the '\(ElementStats.messageName)' message"
+    }
+
     /// Forget every track and image (flush, seek, discontinuity); ids keep increasing.
     func reset() {
         tracker.reset()
@@ -215,6 +230,7 @@ final class TrackingStage {
     func finish(_ detections: [Detection], located: [BarcodeRegion] = [], frame: VideoFrame)
         -> (update: TrackerUpdate, events: TrackEvents.Frame) {
         let update = tracker.update(detections: detections, timestampNanoseconds: timestamp)
+        refusedTracks += update.refused
         history.record(frame: frameIndex, tracks: update.tracks)
         spare = previous
         previous = current
@@ -278,10 +294,11 @@ struct TrackingSettings: Sendable {
     /// Seconds between stats messages (0 = none).
     var statsInterval = 0.0
 
-    /// The counts a tracking element's stats message carries: live tracks, and how many are occluded.
-    static func counts(_ update: TrackerUpdate) -> [(String, Int)] {
+    /// The counts a tracking element's stats message carries: live tracks, how many are occluded, and
+    /// `refused` (detections not tracked for `max-tracks` since start).
+    static func counts(_ update: TrackerUpdate, refused: Int) -> [(String, Int)] {
         let live = update.tracks.filter { $0.state != .lost }
-        return [("tracks", live.count), ("occluded", live.filter { $0.state == .occluded }.count)]
+        return [("tracks", live.count), ("occluded", live.filter { $0.state == .occluded }.count), ("tracks-refused", refused)]
     }
 
     var configuration: TrackerConfiguration {

@@ -35,8 +35,10 @@ public struct ElementMetadata: Sendable {
         self.writesFrame = writesFrame
     }
 
-    /// Raw video caps for the given format names, any size and frame rate.
-    public static func rawVideoCaps(_ formats: [String]) -> String {
-        "video/x-raw, format=(string){ \(formats.joined(separator: ", ")) }, width=(int)[ 1, 32767 ], height=(int)[ 1, 32767 ], framerate=(fraction)[ 0/1, 2147483647/1 ]"
+    /// Raw video caps for the given format names, widths and heights in `sizes` (pixels; default any
+    /// size GStreamer allows) and any frame rate.
+    public static func rawVideoCaps(_ formats: [String], sizes: ClosedRange<Int> = 1...32767) -> String {
+        let range = "(int)[ \(sizes.lowerBound), \(sizes.upperBound) ]"
+        return "video/x-raw, format=(string){ \(formats.joined(separator: ", ")) }, width=\(range), height=\(range), framerate=(fraction)[ 0/1, 2147483647/1 ]"
     }
 }

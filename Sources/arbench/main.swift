@@ -16,6 +16,7 @@ let commands: [BenchCommand] = [
     BenchCommand(name: "detect", summary: "[frames] [--sizes WxH,…] [--codes N]: ms/frame (one thread), stock zbar vs arbarcodedetect", run: SpeedBench.run),
     trackCommand,
     LocateCommand.command,
+    SoakBench.command,
 ]
 
 let args = Array(CommandLine.arguments.dropFirst())

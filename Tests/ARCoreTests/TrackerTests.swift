@@ -199,17 +199,55 @@ final class TrackerTests: XCTestCase {
         XCTAssertEqual(update.tracks.map(\.id), [1])
     }
 
-    func testBackwardTimestampEndsLiveTracksAndStartsAfresh() {
+    func testLoopingTimestampsKeepTheIdsOfCodesThatStayInPlace() {
+        var tracker = Tracker()
+        var ids: Set<UInt64> = []
+        var removed = 0
+        // Three loops of 0…29 frames (pts back to 0 each time, no reset), two codes in place.
+        for _ in 0..<3 {
+            for frame in 0..<30 {
+                let update = tracker.update(detections: [code("A", x: 0, y: 0), code("B", x: 100, y: 0)],
+                                            timestampNanoseconds: UInt64(frame) * 33 * ms)
+                ids.formUnion(update.tracks.map(\.id))
+                removed += update.removed.count
+            }
+        }
+        XCTAssertEqual(ids, [1, 2])
+        XCTAssertEqual(removed, 0)
+    }
+
+    func testTimestampGoingBackKeepsTrackAgesAndExpiry() {
+        var tracker = Tracker(configuration: TrackerConfiguration(expiryNanoseconds: 500 * ms))
+        _ = tracker.update(detections: [code("A", x: 0, y: 0)], timestampNanoseconds: 5_000 * ms)
+        _ = tracker.update(detections: [], timestampNanoseconds: 5_300 * ms)
+        // Back to 1 s: the track was decoded 300 ms before, and still is.
+        let back = tracker.update(detections: [], timestampNanoseconds: 1_000 * ms)
+        XCTAssertEqual(back.tracks.map(\.id), [1])
+        XCTAssertEqual(back.tracks.map(\.state), [.tracked])
+        XCTAssertEqual(back.tracks.first?.lastDecodedNanoseconds, 700 * ms)
+        XCTAssertEqual(tracker.update(detections: [], timestampNanoseconds: 1_100 * ms).tracks.map(\.state), [.tracked])
+        // 500 ms after its last decode it expires as usual.
+        let late = tracker.update(detections: [], timestampNanoseconds: 1_250 * ms)
+        XCTAssertEqual(late.removed.map(\.id), [1])
+    }
+
+    func testDetectionsBeyondMaxTracksAreCountedAsRefused() {
+        var tracker = Tracker(configuration: TrackerConfiguration(maxTracks: 1))
+        let codes = [code("A", x: 0, y: 0), code("B", x: 100, y: 0), code("C", x: 200, y: 0)]
+        let first = tracker.update(detections: codes, timestampNanoseconds: 0)
+        XCTAssertEqual(first.added.map(\.text), ["A"])
+        XCTAssertEqual(first.refused, 2)
+        // A is matched; B and C still find no room.
+        XCTAssertEqual(tracker.update(detections: codes, timestampNanoseconds: 33 * ms).refused, 2)
+        XCTAssertEqual(tracker.update(detections: [codes[0]], timestampNanoseconds: 66 * ms).refused, 0)
+    }
+
+    func testResetAfterTimestampGoingBackStartsNewIds() {
         var tracker = Tracker()
         _ = tracker.update(detections: [code("A", x: 0, y: 0)], timestampNanoseconds: 5_000 * ms)
+        tracker.reset()
         let update = tracker.update(detections: [code("A", x: 0, y: 0)], timestampNanoseconds: 1_000 * ms)
-        XCTAssertEqual(update.tracks.map(\.id), [1, 2])
-        XCTAssertEqual(update.tracks.map(\.state), [.lost, .detected])
-        XCTAssertEqual(update.removed.map(\.id), [1])
-        XCTAssertEqual(update.tracks[1].firstSeenNanoseconds, 1_000 * ms)
-        let next = tracker.update(detections: [], timestampNanoseconds: 1_040 * ms)
-        XCTAssertEqual(next.tracks.map(\.id), [2])
-        XCTAssertEqual(next.tracks.map(\.state), [.tracked])
+        XCTAssertEqual(update.tracks.map(\.id), [2])
     }
 
     func testDetectionTextReplacesInvalidUTF8() {

@@ -1,5 +1,6 @@
 import ARCodeGen
 import ARCore
+import CGStreamer
 import Foundation
 import XCTest
 
@@ -35,6 +36,26 @@ final class CodeSrcTests: XCTestCase {
     func testUnknownKindIsAClearError() {
         let error = runPipeline("arcodesrc num-buffers=1 kinds=qr,nope ! fakesink")
         XCTAssertTrue(error?.message.contains("unknown kind 'nope' (known: qrcode, ean13, code128)") ?? false, "\(String(describing: error))")
+    }
+
+    func testCapsAdvertiseTheSizesItCanMakeSoA9193WideFilterFailsNegotiation() throws {
+        TestGst.setUp()
+        let factory = try XCTUnwrap(gst_element_factory_find("arcodesrc"))
+        defer { gst_object_unref(UnsafeMutableRawPointer(factory)) }
+        let templates = gst_element_factory_get_static_pad_templates(factory)
+        let template = try XCTUnwrap(templates?.pointee.data).assumingMemoryBound(to: GstStaticPadTemplate.self)
+        let caps = try XCTUnwrap(gst_static_caps_get(&template.pointee.static_caps))
+        defer { gst_mini_object_unref(UnsafeMutableRawPointer(caps).assumingMemoryBound(to: GstMiniObject.self)) }
+        let text = String(cString: gst_caps_to_string(caps))
+        XCTAssertTrue(text.contains("width=(int)[ 16, 8192 ]") && text.contains("height=(int)[ 16, 8192 ]"), text)
+        // Beyond the range: refused when linking (or negotiating), not by a late error of the clip renderer.
+        for filter in ["width=8193,height=240", "width=320,height=15"] {
+            let error = runPipeline("arcodesrc num-buffers=1 ! video/x-raw,\(filter) ! fakesink")
+            XCTAssertTrue(error.map { $0.message.contains("can't handle caps") || $0.debug.contains("not-negotiated") } ?? false,
+                          "\(filter): \(String(describing: error))")
+            XCTAssertFalse(error?.message.contains("outside") ?? true, "\(filter): \(String(describing: error))")
+        }
+        XCTAssertNil(runPipeline("arcodesrc num-buffers=1 ! video/x-raw,width=8192,height=16 ! fakesink"))
     }
 
     func testKindsTakeTheDetectorsSymbologyNames() throws {

@@ -62,12 +62,15 @@ final class Harness {
         gst_harness_teardown(h)
     }
 
-    /// Pushes `bytes` as a buffer with `ptsNanoseconds` (nil: none) and returns the output buffer.
-    func process(_ bytes: [UInt8], ptsNanoseconds: UInt64?, file: StaticString = #filePath, line: UInt = #line) -> OutputBuffer? {
+    /// Pushes `bytes` as a buffer with `ptsNanoseconds` (nil: none), flagged DISCONT when `discont`,
+    /// and returns the output buffer.
+    func process(_ bytes: [UInt8], ptsNanoseconds: UInt64?, discont: Bool = false, file: StaticString = #filePath,
+                 line: UInt = #line) -> OutputBuffer? {
         let buffer = gst_buffer_new_allocate(nil, gsize(bytes.count), nil)!
         _ = bytes.withUnsafeBytes { gst_buffer_fill(buffer, 0, $0.baseAddress, gsize(bytes.count)) }
         buffer.pointee.pts = ptsNanoseconds.map { GstClockTime($0) } ?? GstClockTime.max
         buffer.pointee.duration = 33_333_333
+        if discont { buffer.pointee.mini_object.flags |= GST_BUFFER_FLAG_DISCONT.rawValue }
         let ret = gst_harness_push(h, buffer)
         XCTAssertEqual(ret.rawValue, GST_FLOW_OK.rawValue, "push failed", file: file, line: line)
         guard let out = gst_harness_pull(h) else { return nil }

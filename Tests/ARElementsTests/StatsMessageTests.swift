@@ -45,6 +45,24 @@ final class StatsMessageTests: XCTestCase {
         }
     }
 
+    func testReachingMaxTracksWarnsOnceAndCountsTheRefusedCodesInTheStats() throws {
+        let result = runPipelineFull("arcodesrc num-buffers=60 seed=3 codes=4 enter-leave=false ! video/x-raw,width=320,height=240,framerate=30/1 "
+                                     + "! arbarcodetrack detect-mode=sync max-tracks=1 stats-interval=1 ! fakesink")
+        XCTAssertNil(result.error?.message)
+        let warnings = result.warnings.filter { $0.contains("max-tracks") }
+        XCTAssertEqual(warnings.count, 1, "\(result.warnings)")
+        XCTAssertTrue(warnings.first?.contains("max-tracks (1) reached") ?? false, "\(warnings)")
+        let messages = result.elementMessages.filter { $0.hasPrefix("arbarcode-stats") }.compactMap { gst_structure_from_string($0, nil) }
+        defer { messages.forEach { gst_structure_free($0) } }
+        XCTAssertEqual(messages.count, 2)
+        let refused = messages.compactMap { int($0, "tracks-refused") }
+        XCTAssertEqual(refused.count, 2)
+        // Three codes refused on every frame: the count grows with the frames.
+        XCTAssertGreaterThan(refused.first ?? 0, 0)
+        XCTAssertGreaterThan(refused.last ?? 0, refused.first ?? 0)
+        XCTAssertEqual(messages.map { int($0, "tracks") }, [1, 1])
+    }
+
     func testTheDetectorAndArtrackReportTooAndNothingIsPostedByDefault() throws {
         let detect = try stats("arcodesrc num-buffers=30 seed=3 codes=2 enter-leave=false ! video/x-raw,width=320,height=240,framerate=30/1 "
                                + "! arbarcodedetect stats-interval=0.5 ! artrack stats-interval=1 ! fakesink")

@@ -27,6 +27,29 @@ final class TrackTests: XCTestCase {
         XCTAssertNotEqual(idsByText["LEFT"], idsByText["RIGHT"])
     }
 
+    func testALoopingSourceKeepsTheIdsOfCodesInPlaceUntilADiscont() throws {
+        let h = Harness("arbarcodetrack detect-mode=sync", caps: TestFrame(width: 320, height: 240).i420Caps)
+        var f = TestFrame(width: 320, height: 240)
+        f.addQR("LEFT", x: 80, y: 120, module: 3)
+        f.addQR("RIGHT", x: 240, y: 100, module: 3)
+        var ids: [String: Set<UInt64>] = [:]
+        // Three loops of frames 0…5: timestamps back to 0 without a discontinuity.
+        for loop in 0..<3 {
+            for i in 0..<6 {
+                let regions = try XCTUnwrap(h.process(f.i420, ptsNanoseconds: UInt64(i) * frameNs)).regions
+                XCTAssertEqual(Set(regions.map(\.text)), ["LEFT", "RIGHT"], "loop \(loop) frame \(i)")
+                XCTAssertEqual(Set(regions.map(\.state)), [.detected], "loop \(loop) frame \(i)")
+                for r in regions { ids[r.text, default: []].insert(try XCTUnwrap(r.trackID)) }
+            }
+        }
+        XCTAssertEqual(ids["LEFT"]?.count, 1)
+        XCTAssertEqual(ids["RIGHT"]?.count, 1)
+        // A DISCONT buffer still starts afresh: new ids.
+        let after = try XCTUnwrap(h.process(f.i420, ptsNanoseconds: 0, discont: true)).regions
+        XCTAssertEqual(after.count, 2)
+        for r in after { XCTAssertFalse(ids[r.text]?.contains(try XCTUnwrap(r.trackID)) ?? true, r.text) }
+    }
+
     func testTrackOutlivesMissedDecodesUntilExpiryThenIsLostOnce() throws {
         let h = Harness("arbarcodetrack detect-mode=sync expiry=0.5", caps: TestFrame(width: 240, height: 240).i420Caps)
         var withCode = TestFrame(width: 240, height: 240)

@@ -62,7 +62,7 @@ public final class ArCodeSrc: VideoSourceElement {
         factoryName: "arcodesrc", typeName: "ArCodeSrc", longName: "Moving code test source",
         klass: "Source/Video",
         description: "Renders moving barcodes and QR codes with exact ground truth, for tests and benchmarks",
-        caps: ElementMetadata.rawVideoCaps(["GRAY8", "I420", "NV12"]), writesFrame: true)
+        caps: ElementMetadata.rawVideoCaps(["GRAY8", "I420", "NV12"], sizes: CodeClipOptions.frameSizes), writesFrame: true)
 
     public static let properties: [Property<Settings>] = [
         .bool("is-live", "Is live", "Pace output by the clock like a camera", \.live, mutableInPlaying: false),
