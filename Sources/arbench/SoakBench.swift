@@ -75,7 +75,7 @@ enum SoakBench {
                 samples.append(s)
                 print(String(format: "| %.0f | %.0f | %.1f | %d | %d |", s.seconds, s.streamSeconds, Double(s.rssKilobytes) / 1024,
                              s.fds, s.threads))
-                fflush(stdout)
+                fflush(nil)
                 next += every
             }
             if now >= end { break }
