@@ -95,6 +95,8 @@ public final class PipelineServer {
             } catch let e as PipelineFileError {
                 throw ServeError.pipeline(e)
             }
+            // An element GStreamer does not know is named before anything is said about the pipeline's end.
+            if let message = Camera.parseError(description) { throw ServeError.parse(path: spec.file.path, message: message) }
             let cameraEncoder: H264Encoder?
             switch PipelineFile.output(of: description) {
             case .payloaded:

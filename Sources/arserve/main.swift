@@ -52,7 +52,10 @@ while !args.isEmpty {
         guard v.hasPrefix("/") else { fail("--path must start with '/', not '\(v)'", status: 2) }
         path = v
     case "--address": options.address = value()
-    case "--user": options.user = value()
+    case "--user":
+        let v = value()
+        guard !v.isEmpty else { fail("--user needs a name (an empty one would let anyone in)", status: 2) }
+        options.user = v
     case "--encoder":
         let v = value()
         guard let e = H264Encoder(rawValue: v) else { fail("--encoder takes x264enc or openh264enc, not '\(v)'", status: 2) }

@@ -146,6 +146,20 @@ final class ArserveCommandTests: XCTestCase {
         XCTAssertTrue(r.err.contains("\(path): the pipeline does not parse: no element \"no-such-element\""), r.err)
     }
 
+    func testAnUnknownElementBeforeASinkIsNamedNotTakenForTheSink() throws {
+        // The file ends in a sink, but what is wrong is the element GStreamer does not know.
+        let path = write("videotestsrc ! nosuchelement ! fakesink\n")
+        let r = try run([path])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.err.contains("no element \"nosuchelement\""), r.err)
+    }
+
+    func testAnEmptyUserIsRefused() throws {
+        let r = try run(["--user", "", "x.pipeline"], environment: ["ARSERVE_PASSWORD": "secret"])
+        XCTAssertEqual(r.status, 2)
+        XCTAssertTrue(r.err.contains("--user needs a name"), r.err)
+    }
+
     func testAMissingVariableExitsNonZeroNamingIt() throws {
         let path = write("filesrc location=${NO_SUCH_VARIABLE_SET} ! decodebin\n")
         let r = try run([path])
