@@ -71,7 +71,24 @@ public final class OverlayRenderer {
         let desc = pango_font_description_from_string(label.font)
         pango_layout_set_font_description(layout, desc)
         pango_font_description_free(desc)
-        pango_layout_set_text(layout, label.text, -1)
+        pango_layout_set_text(layout, Self.visibleText(label.text), -1)
+    }
+
+    /// `text` as pango can lay it out: control characters dropped (a NUL would end the C string
+    /// pango reads, so a payload starting with one would show nothing), tabs as spaces, line
+    /// breaks kept.
+    static func visibleText(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return text }
+        var out = String.UnicodeScalarView()
+        for u in text.unicodeScalars {
+            switch u.value {
+            case 0x0A: out.append(u)
+            case 0x09: out.append(" ")
+            case 0..<0x20, 0x7F: continue
+            default: out.append(u)
+            }
+        }
+        return String(out)
     }
 
     /// A label's size with its padding, pixels (the text's logical extents, rounded up).

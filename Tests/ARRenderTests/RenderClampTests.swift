@@ -64,4 +64,12 @@ final class RenderClampTests: XCTestCase {
         XCTAssertEqual(OverlayRenderer.sizedFont("Sans 18", frameHeight: 240), "Sans 18")
         XCTAssertEqual(FontDescription.size(OverlayRenderer.sizedFont("Sans Bold", frameHeight: 720))?.pixelValue, 20)
     }
+
+    func testAPayloadStartingWithNULShowsItsVisibleText() {
+        // pango reads a C string: text after a NUL was lost, so "\0ABC" drew an empty label.
+        let visible = renderer.size(of: label("ABC")), withNUL = renderer.size(of: label("\u{0}ABC"))
+        XCTAssertEqual(withNUL.width, visible.width)
+        XCTAssertEqual(renderer.size(of: label("A\u{7}B\tC")).width, renderer.size(of: label("AB C")).width)
+        XCTAssertGreaterThan(renderer.size(of: label("X\nY")).height, renderer.size(of: label("XY")).height, "line breaks kept")
+    }
 }
