@@ -140,6 +140,16 @@ public struct Quad: Hashable, Sendable {
     }
 
     /// Mean length of the four sides, pixels.
+    /// Area enclosed, square pixels (shoelace formula; the quad is simple).
+    public var area: Double {
+        var twice = 0.0
+        for i in 0..<4 {
+            let a = corners[i], b = corners[(i + 1) % 4]
+            twice += a.x * b.y - b.x * a.y
+        }
+        return abs(twice) / 2
+    }
+
     public var meanSide: Double {
         let c = corners
         var s = 0.0

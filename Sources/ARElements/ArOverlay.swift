@@ -135,6 +135,8 @@ public final class ArOverlay: VideoFilterElement {
         /// Rules of this style whose `data` match was abandoned (over budget), warned about once each.
         var abandonedRules: Set<Int> = []
         let stats = ElementStats()
+        /// Each code's area as the rules see it (with hysteresis).
+        var areas = AreaLevels()
         /// The last second's figures, for `show-stats`.
         var panel = FrameStats(intervalNanoseconds: 1_000_000_000)
         var panelReport: FrameStats.Report?
@@ -372,6 +374,7 @@ public final class ArOverlay: VideoFilterElement {
         state?.timeline.reset()
         state?.stats.reset()
         state?.panel.reset()
+        state?.areas.reset()
         shared.update {
             $0.tracks = []
             $0.byTrack = [:]
@@ -499,11 +502,15 @@ public final class ArOverlay: VideoFilterElement {
         let frameSeconds = Double(frame.buffer.durationNanoseconds ?? 33_333_333) / 1e9
         let t = frame.buffer.ptsNanoseconds.map { Double($0) / 1e9 } ?? Double(state.frameIndex) * frameSeconds
         let regions = frame.barcodeRegions
-        let sightings = regions.filter { $0.state != .lost && $0.state != .located }.map {
-            CodeSighting(info: CodeInfo(symbology: $0.symbology, text: $0.text, trackID: $0.trackID,
-                                        expanded: $0.trackID.map(shared.expanded.contains) ?? false), quad: $0.quad,
-                         detected: $0.state == .detected, occluded: $0.state == .occluded && !s.showOccluded)
+        let frameArea = Double(max(1, frame.width * frame.height))
+        let sightings = regions.filter { $0.state != .lost && $0.state != .located }.map { r in
+            let fraction = r.quad.area / frameArea
+            return CodeSighting(info: CodeInfo(symbology: r.symbology, text: r.text, trackID: r.trackID,
+                                               expanded: r.trackID.map(shared.expanded.contains) ?? false,
+                                               area: r.trackID.map { state.areas.area(of: $0, fraction: fraction) } ?? fraction),
+                                quad: r.quad, detected: r.state == .detected, occluded: r.state == .occluded && !s.showOccluded)
         }
+        state.areas.keep(Set(sightings.compactMap(\.info.trackID)))
         let changes = state.timeline.update(sightings, at: t, frameSeconds: frameSeconds)
         let generation = state.generation &+ shared.generation
 

@@ -96,7 +96,8 @@ public struct Style: @unchecked Sendable {  // Immutable once parsed; its rules'
     public func overlaysAndAbandonedRules(for code: CodeInfo) -> (overlays: [ResolvedOverlay], abandonedRules: [Int]) {
         var abandoned: [Int] = []
         for (index, rule) in rules.enumerated() {
-            switch rule.evaluate(symbology: code.symbology, text: code.text, located: code.located, expanded: code.expanded) {
+            switch rule.evaluate(symbology: code.symbology, text: code.text, located: code.located, expanded: code.expanded,
+                                 area: code.area) {
             case .matched(let captures): return (resolve(rule.overlays, for: code, captures: captures), abandoned)
             case .abandoned: abandoned.append(index)
             case .noMatch: continue
@@ -137,13 +138,18 @@ public struct CodeInfo: Hashable, Sendable {
     public var located: Bool
     /// Whether a tap expanded the code (rules with `"when": {"expanded": …}`).
     public var expanded: Bool
+    /// The code's area as a fraction of the frame's, 0…1, held steady by `AreaLevels` (rules with
+    /// `"when": {"min-area": …, "max-area": …}`).
+    public var area: Double
 
-    public init(symbology: String, text: String, trackID: UInt64?, located: Bool = false, expanded: Bool = false) {
+    public init(symbology: String, text: String, trackID: UInt64?, located: Bool = false, expanded: Bool = false,
+                area: Double = 0) {
         self.symbology = symbology
         self.text = text
         self.trackID = trackID
         self.located = located
         self.expanded = expanded
+        self.area = area
     }
 }
 

@@ -20,6 +20,10 @@ public struct StyleRule: @unchecked Sendable {  // Immutable; NSRegularExpressio
     /// `"when": {"expanded": …}`: the rule applies only to codes a tap expanded (true) or to the
     /// others (false); nil for both.
     public var expanded: Bool?
+    /// `"when": {"min-area": …, "max-area": …}`: the rule applies only to codes whose area, as a
+    /// fraction of the frame's (0…1, `CodeInfo.area`), lies in this range; nil for no bound.
+    public var minArea: Double?
+    public var maxArea: Double?
     public var overlays: [OverlaySpec]
 
     public init(symbology: String? = nil, data: NSRegularExpression? = nil, located: Bool = false, overlays: [OverlaySpec]) {
@@ -41,8 +45,11 @@ public struct StyleRule: @unchecked Sendable {  // Immutable; NSRegularExpressio
 
     /// The named captures when `symbology` and `text` of a read code (`located` false) or of a
     /// located region (`located` true) match this rule, nil otherwise (also when abandoned).
-    public func match(symbology s: String, text: String, located: Bool = false, expanded: Bool = false) -> [String: String]? {
-        if case .matched(let captures) = evaluate(symbology: s, text: text, located: located, expanded: expanded) { return captures }
+    public func match(symbology s: String, text: String, located: Bool = false, expanded: Bool = false,
+                      area: Double = 0) -> [String: String]? {
+        if case .matched(let captures) = evaluate(symbology: s, text: text, located: located, expanded: expanded, area: area) {
+            return captures
+        }
         return nil
     }
 
@@ -50,9 +57,12 @@ public struct StyleRule: @unchecked Sendable {  // Immutable; NSRegularExpressio
     /// `StyleLimits.matchedTextUTF16` UTF-16 units of `text`, within a budget of
     /// `StyleLimits.matchProgressReports` progress reports of the engine: past it the search
     /// stops and the answer is `abandoned`, so no payload holds the caller for long.
-    public func evaluate(symbology s: String, text: String, located: Bool = false, expanded: Bool = false) -> Outcome {
+    public func evaluate(symbology s: String, text: String, located: Bool = false, expanded: Bool = false,
+                         area: Double = 0) -> Outcome {
         guard located == self.located else { return .noMatch }
         if let want = self.expanded, want != expanded { return .noMatch }
+        if let minArea, area < minArea { return .noMatch }
+        if let maxArea, area > maxArea { return .noMatch }
         if let symbology, symbology.caseInsensitiveCompare(s) != .orderedSame { return .noMatch }
         guard let data else { return .matched([:]) }
         let seen = text.utf16.count > StyleLimits.matchedTextUTF16
@@ -100,8 +110,17 @@ public struct StyleRule: @unchecked Sendable {  // Immutable; NSRegularExpressio
         let o = try node.object(allowed: ["match", "when", "overlays"])
         var rule = StyleRule(overlays: [])
         if let w = o["when"] {
-            let wo = try w.object(allowed: ["expanded"])
+            let wo = try w.object(allowed: ["expanded", "min-area", "max-area"])
             if let e = wo["expanded"] { rule.expanded = try e.bool() }
+            for (key, path) in [("min-area", \StyleRule.minArea), ("max-area", \StyleRule.maxArea)] {
+                guard let n = wo[key] else { continue }
+                let v = try n.number()
+                guard v >= 0, v <= 1 else { throw n.error("'\(key)' is a fraction of the frame's area, 0 to 1; got \(v)") }
+                rule[keyPath: path] = v
+            }
+            if let lo = rule.minArea, let hi = rule.maxArea, lo > hi {
+                throw w.error("'min-area' (\(lo)) is above 'max-area' (\(hi))")
+            }
         }
         if let m = o["match"] {
             let mo = try m.object(allowed: ["symbology", "data", "state"])

@@ -103,4 +103,22 @@ final class OverlayTapTests: XCTestCase {
         image = BGRxImage(bytes: try XCTUnwrap(h.push(h.black, codes: [left, right], seconds: 0.08)).bytes, width: h.width)
         XCTAssertEqual(image.rgb(70, 110).g, 255, "tapped again: collapsed")
     }
+
+    func testOverlaysFollowTheCodesAreaWithoutFlickeringAtTheThreshold() throws {
+        let h = OverlayHarness("aroverlay")
+        // Far (under 5 % of the 320x240 frame): green; close: red.
+        h.set("style", ##"{"fade": 0, "rules": [{"when": {"max-area": 0.05}, "overlays": [{"type": "box", "color": "#00ff00"}]},"##
+              + ##"{"when": {"min-area": 0.05}, "overlays": [{"type": "box", "color": "#ff0000"}]}]}"##)
+        func frame(side: Double, at seconds: Double) throws -> BGRxImage {
+            let code = BarcodeRegion(trackID: 9, symbology: "QR-Code", payload: Array("NEAR".utf8),
+                                     quad: Quad(Rect(x: 160 - side / 2, y: 120 - side / 2, width: side, height: side)),
+                                     state: .tracked, quality: 0)
+            return BGRxImage(bytes: try XCTUnwrap(h.push(h.black, codes: [code], seconds: seconds)).bytes, width: h.width)
+        }
+        XCTAssertEqual(try frame(side: 50, at: 0).rgb(160, 120).g, 255, "3.3 % of the frame: far")
+        XCTAssertTrue(try frame(side: 64, at: 0.04).isRed(160, 120), "5.3 %: close")
+        // 4.8 %: under the threshold, but within a quarter of the area the rules saw: still close.
+        XCTAssertTrue(try frame(side: 61, at: 0.08).isRed(160, 120), "no flicker at the threshold")
+        XCTAssertEqual(try frame(side: 50, at: 0.12).rgb(160, 120).g, 255, "far again")
+    }
 }
