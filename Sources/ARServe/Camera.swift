@@ -360,6 +360,9 @@ private final class Feed {
     /// Takes the reference to `source`.
     init(_ source: UnsafeMutablePointer<GstElement>) { self.source = source }
 
+    /// Least time between two frames' timestamps, ns (90 RTP ticks).
+    static let minimumSpacing: GstClockTime = 1_000_000
+
     private var appsrc: UnsafeMutablePointer<GstAppSrc> { UnsafeMutableRawPointer(source).assumingMemoryBound(to: GstAppSrc.self) }
 
     /// The media's running time now, and its base time (ns); nil unless the media plays.
@@ -380,7 +383,9 @@ private final class Feed {
             let seen = Int64(truncatingIfNeeded: media.now &- runningTime)
             if let t = timing, t.run == run, t.base == media.base {
                 let offset = min(t.offset, seen)
-                pts = max(GstClockTime(truncatingIfNeeded: Int64(truncatingIfNeeded: runningTime) &+ offset), t.last + 1)
+                // At least a millisecond after the last frame: frames a relayed camera delivers in a burst
+                // would otherwise share a 90 kHz RTP timestamp, which players take for a repeated frame.
+                pts = max(GstClockTime(truncatingIfNeeded: Int64(truncatingIfNeeded: runningTime) &+ offset), t.last + Self.minimumSpacing)
                 timing = (run, media.base, offset, pts)
             } else {
                 timing = (run, media.base, seen, pts)

@@ -95,13 +95,13 @@ public final class PipelineServer {
             } catch let e as PipelineFileError {
                 throw ServeError.pipeline(e)
             }
-            // An element GStreamer does not know is named before anything is said about the pipeline's end.
-            if let message = Camera.parseError(description) { throw ServeError.parse(path: spec.file.path, message: message) }
             let cameraEncoder: H264Encoder?
             switch PipelineFile.output(of: description) {
             case .payloaded:
                 cameraEncoder = nil
             case .complete:
+                // An element GStreamer does not know is named rather than taken for the file's own sink.
+                if let message = Camera.parseError(description) { throw ServeError.parse(path: spec.file.path, message: message) }
                 throw ServeError.notServable(path: spec.file.path)
             case .rawVideo:
                 guard let e = options.encoder ?? H264Encoder.available() else { throw ServeError.noEncoder }

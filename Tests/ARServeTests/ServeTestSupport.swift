@@ -111,7 +111,10 @@ struct FFmpegResult {
 /// printing warnings and errors (`-v warning`): what ffplay and VLC's decoder would meet.
 func ffmpegDecode(_ url: String, transport: String, frames: Int) throws -> FFmpegResult {
     let ffmpeg = try ChildProcess("ffmpeg", ["-nostdin", "-hide_banner", "-nostats", "-v", "warning", "-progress", "pipe:1",
-                                             "-rtsp_transport", transport, "-i", url, "-frames:v", String(frames), "-f", "null", "-"])
+                                             "-rtsp_transport", transport, "-i", url, "-frames:v", String(frames),
+                                             // Frames keep the stream's timestamps: no frame-rate conversion
+                                             // for the null output (it would warn about a live camera's jitter).
+                                             "-fps_mode", "passthrough", "-f", "null", "-"])
     let status = ffmpeg.waitForExit()
     // -progress writes key=value blocks; the last frame= is the total.
     let decoded = ffmpeg.stdout.split(separator: "\n").filter { $0.hasPrefix("frame=") }.last.flatMap { Int($0.dropFirst(6)) } ?? 0
