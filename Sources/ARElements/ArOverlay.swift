@@ -656,6 +656,10 @@ public final class ArOverlay: VideoFilterElement {
                 ops.append((.outline(quad: quad, color: spec.color, width: spec.lineWidth), spec.opacity))
             case .box:
                 ops.append((.box(rect: spec.placement.resolve(on: quad), color: spec.color, radius: spec.radius), spec.opacity))
+            case .fill:
+                ops.append((.fill(quad: quad, color: spec.color), spec.opacity))
+            case .dot:
+                ops.append((.dot(rect: spec.placement.resolve(on: quad), color: spec.color), spec.opacity))
             case .label:
                 guard !o.text.isEmpty else { continue }
                 let label = LabelContent(text: o.text, font: state.renderer.sizedFont(spec.font ?? defaultFont, frameHeight: frameHeight),

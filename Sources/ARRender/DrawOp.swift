@@ -35,6 +35,10 @@ public enum DrawOp: Sendable {
     case image(OverlayImage, rect: PlacedRect)
     /// An image drawn in perspective onto `quad` (its corners onto the quad's corners).
     case warp(OverlayImage, quad: Quad)
+    /// The quad filled.
+    case fill(quad: Quad, color: Color)
+    /// An ellipse filling `rect`.
+    case dot(rect: PlacedRect, color: Color)
 }
 
 /// A rectangle of overlay pixels: premultiplied ARGB32 in native byte order (BGRA in memory on

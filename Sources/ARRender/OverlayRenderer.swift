@@ -173,6 +173,23 @@ public final class OverlayRenderer {
                                             clearing: local, clippedStroke)
             }
             return [t]
+        case .fill(let quad, let color):
+            return tile(quad.boundingBox.insetBy(1)) { cr in
+                OverlayRenderer.path(cr, quad.corners)
+                OverlayRenderer.set(cr, color)
+                cairo_fill(cr)
+            }.map { [$0] } ?? []
+        case .dot(let rect, let color):
+            return tile(rect.bounds.insetBy(1)) { cr in
+                cairo_save(cr)
+                cairo_translate(cr, rect.center.x, rect.center.y)
+                cairo_rotate(cr, rect.angle)
+                cairo_scale(cr, max(0.5, rect.width / 2), max(0.5, rect.height / 2))
+                cairo_arc(cr, 0, 0, 1, 0, 2 * .pi)
+                cairo_restore(cr)
+                OverlayRenderer.set(cr, color)
+                cairo_fill(cr)
+            }.map { [$0] } ?? []
         case .box(let rect, let color, let radius):
             return tile(rect.bounds.insetBy(1)) { cr in
                 OverlayRenderer.roundedRect(cr, rect, radius: radius)

@@ -26,8 +26,8 @@ public struct TapTargets: Sendable {
         var shapes = [grown]
         for op in ops {
             switch op {
-            case .outline(let q, _, _), .warp(_, let q): shapes.append(q)
-            case .box(let r, _, _), .label(_, let r), .image(_, let r): shapes.append(Self.quad(r))
+            case .outline(let q, _, _), .warp(_, let q), .fill(let q, _): shapes.append(q)
+            case .box(let r, _, _), .label(_, let r), .image(_, let r), .dot(let r, _): shapes.append(Self.quad(r))
             }
         }
         targets.append(Target(trackID: trackID, symbology: symbology, text: text, shapes: shapes))

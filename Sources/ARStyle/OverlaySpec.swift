@@ -10,6 +10,10 @@ public enum OverlayKind: String, CaseIterable, Sendable {
     case label
     /// A PNG placed like a box, or with `warp` drawn in perspective onto the code's quad.
     case image
+    /// The code's quad, filled (translucent by default): a highlight.
+    case fill
+    /// A filled circle (an ellipse when its size says so) placed like a box: a status dot.
+    case dot
 }
 
 /// One overlay of a rule (or of an application's `set-overlay`), as written in the style.
@@ -63,6 +67,8 @@ public struct OverlaySpec: Hashable, Sendable {
         switch kind {
         case .outline: return Color(red: 0, green: 1, blue: 0)
         case .box: return Color(red: 0, green: 0, blue: 0, alpha: 0.5)
+        case .fill: return Color(red: 0, green: 1, blue: 0, alpha: 0.35)
+        case .dot: return Color(red: 0, green: 1, blue: 0)
         case .label, .image: return Color(red: 1, green: 1, blue: 1)
         }
     }
@@ -89,7 +95,7 @@ public struct OverlaySpec: Hashable, Sendable {
         try refuse("max-chars", unless: [.label])
         try refuse("file", unless: [.image])
         try refuse("warp", unless: [.image])
-        for key in ["anchor", "offset", "size", "rotate"] { try refuse(key, unless: [.box, .label, .image]) }
+        for key in ["anchor", "offset", "size", "rotate"] { try refuse(key, unless: [.box, .label, .image, .dot]) }
 
         if let n = o["color"] { spec.color = try n.color() }
         if let n = o["width"] { spec.lineWidth = try n.number(in: 0...1000) }
