@@ -653,17 +653,17 @@ public final class ArOverlay: VideoFilterElement {
             let spec = o.spec
             switch spec.kind {
             case .outline:
-                ops.append((.outline(quad: quad, color: spec.color, width: spec.lineWidth), spec.opacity))
+                ops.append((.outline(quad: quad, color: o.color, width: spec.lineWidth), spec.opacity))
             case .box:
-                ops.append((.box(rect: spec.placement.resolve(on: quad), color: spec.color, radius: spec.radius), spec.opacity))
+                ops.append((.box(rect: spec.placement.resolve(on: quad), color: o.color, radius: spec.radius), spec.opacity))
             case .fill:
-                ops.append((.fill(quad: quad, color: spec.color), spec.opacity))
+                ops.append((.fill(quad: quad, color: o.color), spec.opacity))
             case .dot:
-                ops.append((.dot(rect: spec.placement.resolve(on: quad), color: spec.color), spec.opacity))
+                ops.append((.dot(rect: spec.placement.resolve(on: quad), color: o.color), spec.opacity))
             case .label:
                 guard !o.text.isEmpty else { continue }
                 let label = LabelContent(text: o.text, font: state.renderer.sizedFont(spec.font ?? defaultFont, frameHeight: frameHeight),
-                                         color: spec.color, background: spec.background, padding: spec.padding, radius: spec.radius)
+                                         color: o.color, background: spec.background, padding: spec.padding, radius: spec.radius)
                 let size = state.renderer.size(of: label)
                 let rect = spec.placement.resolve(on: quad, natural: .fixed(width: size.width, height: size.height))
                 ops.append((.label(label, rect: rect), spec.opacity))

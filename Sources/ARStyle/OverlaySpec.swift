@@ -22,6 +22,9 @@ public struct OverlaySpec: Hashable, Sendable {
     public var kind: OverlayKind
     /// Outline stroke, box fill, label text colour.
     public var color: Color
+    /// A colour from the code's values (`"color": "{products.color}"`): expanded per code, a
+    /// `#rrggbb[aa]` result replaces `color`; anything else leaves `color`.
+    public var colorTemplate: TextTemplate?
     /// Outline line width, pixels.
     public var lineWidth: Double
     /// Label background; nil for none.
@@ -97,7 +100,10 @@ public struct OverlaySpec: Hashable, Sendable {
         try refuse("warp", unless: [.image])
         for key in ["anchor", "offset", "size", "rotate"] { try refuse(key, unless: [.box, .label, .image, .dot]) }
 
-        if let n = o["color"] { spec.color = try n.color() }
+        if let n = o["color"] {
+            let text = try n.string()
+            if text.contains("{") { spec.colorTemplate = try fields.template(text, node: n) } else { spec.color = try n.color() }
+        }
         if let n = o["width"] { spec.lineWidth = try n.number(in: 0...1000) }
         if let n = o["background"] { spec.background = try n.color() }
         else if kind == .label { spec.background = Color(red: 0, green: 0, blue: 0, alpha: 0.7) }

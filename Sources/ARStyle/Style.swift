@@ -122,7 +122,8 @@ public struct Style: @unchecked Sendable {  // Immutable once parsed; its rules'
                 ? StyleLimits.boundedLabel(spec.text.expand(values), maxCharacters: spec.maxCharacters ?? StyleLimits.labelCharacters)
                 : ""
             let file = spec.file.map { ImageFile.resolve($0, values: values, baseDirectory: baseDirectory) }
-            return ResolvedOverlay(spec: spec, text: text, image: file)
+            let color = spec.colorTemplate.flatMap { Color(hex: $0.expand(values).trimmingCharacters(in: .whitespaces)) }
+            return ResolvedOverlay(spec: spec, text: text, image: file, color: color)
         }
     }
 }
@@ -160,11 +161,14 @@ public struct ResolvedOverlay: Hashable, Sendable {
     public var text: String
     /// The image file (images), or why the code's values may not name one (see `ImageFile`).
     public var image: Result<ImageFile, PathRefusal>?
+    /// The colour to draw with: `spec.color`, or what its colour template gave for this code.
+    public var color: Color
 
-    public init(spec: OverlaySpec, text: String = "", image: Result<ImageFile, PathRefusal>? = nil) {
+    public init(spec: OverlaySpec, text: String = "", image: Result<ImageFile, PathRefusal>? = nil, color: Color? = nil) {
         self.spec = spec
         self.text = text
         self.image = image
+        self.color = color ?? spec.color
     }
 
     /// The image file's path, when the values name one.

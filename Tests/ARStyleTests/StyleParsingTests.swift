@@ -88,6 +88,22 @@ final class StyleParsingTests: XCTestCase {
         XCTAssertThrowsError(try StyleFolder().parse(#"{"rules": [{"when": {"expanded": "yes"}, "overlays": []}]}"#))
     }
 
+    func testColoursComeFromTheCodesValuesAndLookups() throws {
+        // Red for what is out of stock: the colour is a column of the lookup table.
+        let folder = StyleFolder()
+        folder.write("stock.csv", "sku,state\n111,#ff0000\n222,#00ff00\n333,not a colour\n")
+        let style = try folder.parse(#"""
+        {"lookup": {"stock": {"file": "stock.csv", "key": "sku"}},
+         "rules": [{"overlays": [{"type": "fill", "color": "{stock.state}"}]}]}
+        """#)
+        func colour(_ sku: String) -> Color? { style.overlays(for: CodeInfo(symbology: "EAN-13", text: sku, trackID: 1)).first?.color }
+        XCTAssertEqual(colour("111"), Color(red: 1, green: 0, blue: 0))
+        XCTAssertEqual(colour("222"), Color(red: 0, green: 1, blue: 0))
+        XCTAssertEqual(colour("333"), OverlaySpec.defaultColor(.fill), "not a colour: the type's default")
+        XCTAssertEqual(colour("999"), OverlaySpec.defaultColor(.fill), "no row: the default")
+        XCTAssertThrowsError(try folder.parse(#"{"rules": [{"overlays": [{"type": "box", "color": "{nope}"}]}]}"#), "unknown field")
+    }
+
     func testCodesNoRuleMatchesGetNoOverlays() throws {
         let style = try StyleFolder().parse(#"{"rules": [{"match": {"data": "^x$"}, "overlays": [{"type": "box"}]}]}"#)
         XCTAssertTrue(style.overlays(for: CodeInfo(symbology: "QR-Code", text: "y", trackID: 1)).isEmpty)
