@@ -173,7 +173,7 @@ public struct FrameRecord: Hashable, Sendable {
     }
 
     /// `s` as a JSON string literal: quotes, backslash and control characters escaped, the rest as-is.
-    static func jsonString(_ s: String) -> String {
+    public static func jsonString(_ s: String) -> String {
         var out = "\""
         for scalar in s.unicodeScalars {
             switch scalar {

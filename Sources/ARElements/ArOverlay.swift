@@ -90,7 +90,7 @@ public final class ArOverlay: VideoFilterElement {
 
     /// Signal indices, in `signals` order.
     enum SignalIndex: Int {
-        case draw, created, updated, removed, setOverlay, clearOverlay, tapped
+        case draw, created, updated, removed, setOverlay, clearOverlay, tapped, resetCount, countSummary
     }
 
     public static let signals: [SignalSpec] = [
@@ -108,6 +108,10 @@ public final class ArOverlay: VideoFilterElement {
         SignalSpec("clear-overlay", params: [.uint64], returns: .bool, isAction: true),
         // (guint64 track_id, gchar *data, gdouble x, gdouble y): a tap on a code or its overlays, frame pixels.
         SignalSpec("tapped", params: [.uint64, .string, .double, .double]),
+        // () -> gboolean: start counting the style's list afresh; FALSE when the style has no list.
+        SignalSpec("reset-count", params: [], returns: .bool, isAction: true),
+        // () -> gchar *: the count so far as a JSON Lines object (found, missing, unexpected); NULL without a list.
+        SignalSpec("count-summary", params: [], returns: .string, isAction: true),
     ]
 
     static let compositionFeature = "meta:GstVideoOverlayComposition"
@@ -174,6 +178,9 @@ public final class ArOverlay: VideoFilterElement {
         var taps = TapTargets()
         /// Codes a tap expanded.
         var expanded: Set<UInt64> = []
+        /// The style's list as counted so far (nil without a list), and the style generation it belongs to.
+        var count: ItemCount?
+        var countGeneration = -1
     }
 
     /// A style parsed off the streaming thread, with the settings it was made from.
@@ -269,6 +276,12 @@ public final class ArOverlay: VideoFilterElement {
 
     public func sinkEvent(_ event: UnsafeMutablePointer<GstEvent>) -> Bool {
         if event.isFlushStop { resetTimeline() }
+        if event.typeName == "eos", let json = shared.snapshot.count?.summaryJSON() {
+            // The count at the end of the stream, for the application.
+            let m = OwnedStructure(name: "arbarcode-count-summary")
+            m.set("json", string: json)
+            element.postElementMessage(m)
+        }
         return true
     }
 
@@ -439,8 +452,17 @@ public final class ArOverlay: VideoFilterElement {
     // MARK: application overlays
 
     public func action(_ index: Int, params: UnsafeBufferPointer<GValue>, result: UnsafeMutablePointer<GValue>?) {
-        let trackID = withUnsafePointer(to: params[0]) { UInt64(g_value_get_uint64($0)) }
+        let trackID = params.isEmpty ? 0 : withUnsafePointer(to: params[0]) { UInt64(g_value_get_uint64($0)) }
         switch SignalIndex(rawValue: index) {
+        case .resetCount:
+            let had = shared.update { o -> Bool in
+                o.count?.reset()
+                return o.count != nil
+            }
+            if let result { g_value_set_boolean(result, had ? 1 : 0) }
+        case .countSummary:
+            let json = shared.snapshot.count?.summaryJSON()
+            if let result { g_value_set_string(result, json) }
         case .setOverlay:
             let json = withUnsafePointer(to: params[1]) { g_value_get_string($0).map { String(cString: $0) } } ?? "[]"
             let snapshot = shared.snapshot
@@ -558,9 +580,24 @@ public final class ArOverlay: VideoFilterElement {
         }
         // What the user sees now is what a tap hits; codes gone are no longer expanded.
         let visibleIDs = Set(changes.visible.compactMap(\.info.trackID))
-        self.shared.update {
-            $0.taps = taps
-            $0.expanded.formIntersection(visibleIDs)
+        let list = state.style.list, styleGeneration = state.generation
+        let count = self.shared.update { o -> ItemCount? in
+            o.taps = taps
+            o.expanded.formIntersection(visibleIDs)
+            // Each distinct payload on screen counts once, keyed by its payload.
+            if o.countGeneration != styleGeneration {
+                if o.count?.list != list { o.count = list.map(ItemCount.init) }
+                o.countGeneration = styleGeneration
+            }
+            if let list {
+                for e in changes.visible where e.present && e.info.trackID != nil {
+                    o.count?.record(text: e.info.text, key: list.key(text: e.info.text, captures: [:]))
+                }
+            }
+            return o.count
+        }
+        if let progress = state.style.progress, let count {
+            tiles += cornerLabel(progress.text.expand(count.values), corner: progress.corner, s: s, state: state, frame: frame)
         }
         if changes.visible.isEmpty, let hint = state.hint {
             tiles += hintTiles(hint, s: s, state: state, frame: frame)
@@ -717,12 +754,18 @@ public final class ArOverlay: VideoFilterElement {
         let rate = state.panelReport.map { String(format: "%.1f fps, %.1f ms per frame (p95 %.1f)", $0.fps,
                                                   $0.processMedianMilliseconds, $0.processP95Milliseconds) } ?? "measuring..."
         let codes = counts.map { "\($0.1) \($0.0 == "codes" ? "tracked" : $0.0)" }.joined(separator: ", ")
+        return cornerLabel(rate + "\n" + codes, corner: "top-left", s: s, state: state, frame: frame)
+    }
+
+    /// `text` in a small panel in `corner` (`top-left`, `top-right`, `bottom-left`, `bottom-right`), 8 px in.
+    private func cornerLabel(_ text: String, corner: String, s: Settings, state: State, frame: VideoFrame) -> [RenderTile] {
         let font = state.renderer.sizedFont(s.font ?? "Sans Bold", frameHeight: frame.height / 2)
-        let label = LabelContent(text: rate + "\n" + codes, font: font, color: Color(red: 1, green: 1, blue: 1),
+        let label = LabelContent(text: text, font: font, color: Color(red: 1, green: 1, blue: 1),
                                  background: Color(red: 0, green: 0, blue: 0, alpha: 0.6), padding: 6, radius: 6)
         let size = state.renderer.size(of: label)
-        let center = Point(x: 8 + size.width / 2, y: 8 + size.height / 2)
-        return state.renderer.tiles(for: .label(label, rect: PlacedRect(center: center, width: size.width, height: size.height)),
+        let x = corner.hasSuffix("left") ? 8 + size.width / 2 : Double(frame.width) - 8 - size.width / 2
+        let y = corner.hasPrefix("top") ? 8 + size.height / 2 : Double(frame.height) - 8 - size.height / 2
+        return state.renderer.tiles(for: .label(label, rect: PlacedRect(center: Point(x: x, y: y), width: size.width, height: size.height)),
                                     opacity: 1, frameWidth: frame.width, frameHeight: frame.height)
     }
 

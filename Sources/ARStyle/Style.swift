@@ -10,6 +10,13 @@ public struct Style: @unchecked Sendable {  // Immutable once parsed; its rules'
     /// Screen-space text shown while no code is tracked; nil for none.
     public var hint: String?
     public var tables: [String: LookupTable] = [:]
+    /// The items expected (`"list"`): rules can match `"listed"`, and `progress` counts them.
+    public var list: PickList?
+    /// Screen-space text about the list (`"progress": {"text": "{list.found}/{list.total} found",
+    /// "corner": "top-right"}`), drawn on every frame; nil for none.
+    public var progress: (text: TextTemplate, corner: String)?
+    /// Corners `progress` may sit in.
+    public static let progressCorners = ["top-left", "top-right", "bottom-left", "bottom-right"]
     /// Tried in order; the first that matches a code gives its overlays. Rules with `"state":
     /// "located"` match only located regions; the others only codes that were read.
     public var rules: [StyleRule] = []
@@ -52,7 +59,7 @@ public struct Style: @unchecked Sendable {  // Immutable once parsed; its rules'
     /// Parses style JSON `text`; `file` names it in errors, `baseDirectory` resolves relative paths.
     public static func parse(_ text: String, file: String, baseDirectory: String) throws -> Style {
         let root = StyleNode(try StyleJSON.parse(text, file: file), file: file)
-        let o = try root.object(allowed: ["expiry", "fade", "hint", "lookup", "rules"])
+        let o = try root.object(allowed: ["expiry", "fade", "hint", "lookup", "list", "progress", "rules"])
         var style = Style()
         style.file = file
         style.baseDirectory = baseDirectory.isEmpty ? FileManager.default.currentDirectoryPath : baseDirectory
@@ -69,8 +76,28 @@ public struct Style: @unchecked Sendable {  // Immutable once parsed; its rules'
                 style.tables[name] = try LookupTable.load(name: name, path: path, key: try k.string(), node: f)
             }
         }
+        if let n = o["list"] { style.list = try PickList.parse(n, baseDirectory: style.baseDirectory) }
+        if let n = o["progress"] {
+            guard style.list != nil else { throw n.error("'progress' counts the items of a 'list': the style has none") }
+            let po = try n.object(allowed: ["type", "text", "corner"])
+            if let t = po["type"], try t.string() != "progress" { throw t.error("the only screen element is 'progress'") }
+            guard let t = po["text"] else { throw n.error("missing 'text', e.g. \"{list.found}/{list.total} found\"") }
+            let template = try TextTemplate(try t.string(), node: t)
+            let known = ["list.found", "list.total", "list.missing"]
+            if let bad = template.fields.first(where: { !known.contains($0) }) {
+                throw t.error("unknown placeholder '{\(bad)}' in 'progress' (known: \(known.joined(separator: ", ")))")
+            }
+            let corner = try po["corner"].map { try $0.string() } ?? "top-right"
+            guard progressCorners.contains(corner) else {
+                throw po["corner"]!.error("unknown corner \(StyleError.quote(corner)) (known: \(progressCorners.joined(separator: ", ")))")
+            }
+            style.progress = (template, corner)
+        }
         if let n = o["rules"] {
             style.rules = try n.array().map { try StyleRule.parse($0, tables: style.tables, baseDirectory: style.baseDirectory) }
+            if style.list == nil, let i = style.rules.firstIndex(where: { $0.listed != nil }) {
+                throw n.error("rules[\(i)] matches 'listed', but the style has no 'list'")
+            }
         }
         return style
     }
@@ -98,7 +125,11 @@ public struct Style: @unchecked Sendable {  // Immutable once parsed; its rules'
         for (index, rule) in rules.enumerated() {
             switch rule.evaluate(symbology: code.symbology, text: code.text, located: code.located, expanded: code.expanded,
                                  area: code.area) {
-            case .matched(let captures): return (resolve(rule.overlays, for: code, captures: captures), abandoned)
+            case .matched(let captures):
+                if let want = rule.listed, let list, (list.expected[list.key(text: code.text, captures: captures)] != nil) != want {
+                    continue
+                }
+                return (resolve(rule.overlays, for: code, captures: captures), abandoned)
             case .abandoned: abandoned.append(index)
             case .noMatch: continue
             }

@@ -24,6 +24,8 @@ public struct StyleRule: @unchecked Sendable {  // Immutable; NSRegularExpressio
     /// fraction of the frame's (0…1, `CodeInfo.area`), lies in this range; nil for no bound.
     public var minArea: Double?
     public var maxArea: Double?
+    /// `"match": {"listed": …}`: only codes on the style's `list` (true) or not on it (false).
+    public var listed: Bool?
     public var overlays: [OverlaySpec]
 
     public init(symbology: String? = nil, data: NSRegularExpression? = nil, located: Bool = false, overlays: [OverlaySpec]) {
@@ -123,7 +125,8 @@ public struct StyleRule: @unchecked Sendable {  // Immutable; NSRegularExpressio
             }
         }
         if let m = o["match"] {
-            let mo = try m.object(allowed: ["symbology", "data", "state"])
+            let mo = try m.object(allowed: ["symbology", "data", "state", "listed"])
+            if let l = mo["listed"] { rule.listed = try l.bool() }
             if let s = mo["symbology"] { rule.symbology = try s.string() }
             if let st = mo["state"] {
                 let state = try st.string()

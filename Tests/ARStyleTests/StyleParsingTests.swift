@@ -104,6 +104,17 @@ final class StyleParsingTests: XCTestCase {
         XCTAssertThrowsError(try folder.parse(#"{"rules": [{"overlays": [{"type": "box", "color": "{nope}"}]}]}"#), "unknown field")
     }
 
+    func testAListIsCheckedWhenTheStyleLoads() throws {
+        let folder = StyleFolder()
+        folder.write("pick.csv", "sku,qty\nA,2\nB,x\n")
+        let style = try folder.parse(#"{"list": {"file": "pick.csv", "key": "sku", "quantity": "qty"}, "rules": []}"#)
+        XCTAssertEqual(style.list?.expected, ["A": 2, "B": 1], "a quantity that is not a number counts one")
+        XCTAssertThrowsError(try folder.parse(#"{"rules": [{"match": {"listed": true}, "overlays": []}]}"#), "listed without a list")
+        XCTAssertThrowsError(try folder.parse(#"{"list": {"file": "pick.csv", "key": "sku", "quantity": "amount"}}"#), "no such column")
+        XCTAssertThrowsError(try folder.parse(#"{"list": {"file": "pick.csv", "key": "sku"}, "progress": {"text": "{list.nope}"}}"#))
+        XCTAssertThrowsError(try folder.parse(#"{"progress": {"text": "{list.found}"}}"#), "progress without a list")
+    }
+
     func testCodesNoRuleMatchesGetNoOverlays() throws {
         let style = try StyleFolder().parse(#"{"rules": [{"match": {"data": "^x$"}, "overlays": [{"type": "box"}]}]}"#)
         XCTAssertTrue(style.overlays(for: CodeInfo(symbology: "QR-Code", text: "y", trackID: 1)).isEmpty)
