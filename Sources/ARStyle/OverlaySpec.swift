@@ -81,7 +81,10 @@ public struct OverlaySpec: Hashable, Sendable {
 
     /// Reads one overlay object. `fields` are the template names allowed (payload fields,
     /// captures, lookup columns); `baseDirectory` resolves constant image paths, which must exist.
-    public static func parse(_ node: StyleNode, fields: TemplateFields, baseDirectory: String) throws -> OverlaySpec {
+    /// `millimetresPerCode`: the printed size of the rule's codes (`code-size`), so sizes and
+    /// offsets may be given in `mm`, `cm` or `m`.
+    public static func parse(_ node: StyleNode, fields: TemplateFields, baseDirectory: String,
+                             millimetresPerCode: Double? = nil) throws -> OverlaySpec {
         let o = try node.object(allowed: keys)
         guard let typeNode = o["type"] else { throw node.error("missing 'type' (one of: \(OverlayKind.allCases.map(\.rawValue).joined(separator: ", ")))") }
         let kind = try typeNode.choice("overlay type", OverlayKind.self)
@@ -137,13 +140,13 @@ public struct OverlaySpec: Hashable, Sendable {
         if let n = o["rotate"] { spec.placement.rotate = try n.choice("rotate mode", Rotation.self) }
         if let n = o["offset"] {
             let xy = try n.object(allowed: ["x", "y"])
-            spec.placement.offsetX = try xy["x"].map { try Length<OffsetUnit>.parse($0, range: StyleLimits.offset) }
-            spec.placement.offsetY = try xy["y"].map { try Length<OffsetUnit>.parse($0, range: StyleLimits.offset) }
+            spec.placement.offsetX = try xy["x"].map { try Length<OffsetUnit>.parse($0, range: StyleLimits.offset, millimetresPerCode: millimetresPerCode) }
+            spec.placement.offsetY = try xy["y"].map { try Length<OffsetUnit>.parse($0, range: StyleLimits.offset, millimetresPerCode: millimetresPerCode) }
         }
         if let n = o["size"] {
             let wh = try n.object(allowed: ["width", "height"])
-            spec.placement.width = try wh["width"].map { try Length<SizeUnit>.parse($0, range: StyleLimits.size) }
-            spec.placement.height = try wh["height"].map { try Length<SizeUnit>.parse($0, range: StyleLimits.size) }
+            spec.placement.width = try wh["width"].map { try Length<SizeUnit>.parse($0, range: StyleLimits.size, millimetresPerCode: millimetresPerCode) }
+            spec.placement.height = try wh["height"].map { try Length<SizeUnit>.parse($0, range: StyleLimits.size, millimetresPerCode: millimetresPerCode) }
             if spec.placement.width?.unit == .ratio, spec.placement.height?.unit == .ratio {
                 throw n.error("'ratio' on both width and height: one axis needs a length")
             }

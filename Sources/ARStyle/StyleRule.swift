@@ -109,7 +109,8 @@ public struct StyleRule: @unchecked Sendable {  // Immutable; NSRegularExpressio
     }
 
     static func parse(_ node: StyleNode, tables: [String: LookupTable], baseDirectory: String) throws -> StyleRule {
-        let o = try node.object(allowed: ["match", "when", "overlays"])
+        let o = try node.object(allowed: ["match", "when", "code-size", "overlays"])
+        let millimetresPerCode = try o["code-size"].map { try Length<SizeUnit>.codeSize($0) }
         var rule = StyleRule(overlays: [])
         if let w = o["when"] {
             let wo = try w.object(allowed: ["expanded", "min-area", "max-area"])
@@ -151,7 +152,9 @@ public struct StyleRule: @unchecked Sendable {  // Immutable; NSRegularExpressio
         }
         guard let list = o["overlays"] else { throw node.error("missing 'overlays' (a list, may be empty)") }
         let fields = rule.located ? TemplateFields.located : TemplateFields(captures: rule.captures, tables: tables)
-        rule.overlays = try list.array().map { try OverlaySpec.parse($0, fields: fields, baseDirectory: baseDirectory) }
+        rule.overlays = try list.array().map {
+            try OverlaySpec.parse($0, fields: fields, baseDirectory: baseDirectory, millimetresPerCode: millimetresPerCode)
+        }
         return rule
     }
 }

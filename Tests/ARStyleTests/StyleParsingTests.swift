@@ -115,6 +115,21 @@ final class StyleParsingTests: XCTestCase {
         XCTAssertThrowsError(try folder.parse(#"{"progress": {"text": "{list.found}"}}"#), "progress without a list")
     }
 
+    func testRealUnitsBecomeMultiplesOfTheCodesPrintedSize() throws {
+        // Codes printed 30 mm wide: a 6 cm box beside them is twice a code's size, 15 mm to the right half a code.
+        let style = try StyleFolder().parse(#"""
+        {"rules": [{"code-size": [30, "mm"], "overlays": [{"type": "box", "size": {"width": [6, "cm"], "height": [60, "mm"]},
+                                                          "offset": {"x": [15, "mm"], "y": [0, "px"]}}]}]}
+        """#)
+        let p = try XCTUnwrap(style.rules.first?.overlays.first?.placement)
+        XCTAssertEqual(p.width, Length(2, .code))
+        XCTAssertEqual(p.height, Length(2, .code))
+        XCTAssertEqual(p.offsetX, Length(0.5, .code))
+        XCTAssertThrowsError(try StyleFolder().parse(#"{"rules": [{"overlays": [{"type": "box", "size": {"width": [6, "cm"]}}]}]}"#),
+                             "mm without the codes' printed size")
+        XCTAssertThrowsError(try StyleFolder().parse(#"{"rules": [{"code-size": [30, "px"], "overlays": []}]}"#))
+    }
+
     func testCodesNoRuleMatchesGetNoOverlays() throws {
         let style = try StyleFolder().parse(#"{"rules": [{"match": {"data": "^x$"}, "overlays": [{"type": "box"}]}]}"#)
         XCTAssertTrue(style.overlays(for: CodeInfo(symbology: "QR-Code", text: "y", trackID: 1)).isEmpty)
