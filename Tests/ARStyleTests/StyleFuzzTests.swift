@@ -91,7 +91,8 @@ final class StyleFuzzTests: XCTestCase {
         XCTAssertTrue(finished, "stalled after \(cases.value) of 3000 cases")
         XCTAssertEqual(cases.value, 3000)
         XCTAssertEqual(report.value, "")
-        // Mutations that keep the style valid exercise the rules on the payloads.
-        XCTAssertGreaterThan(parsed.value, 100, "only \(parsed.value) cases parsed")
+        // Mutations that keep the style valid exercise the rules on the payloads (a few percent of
+        // the cases: most mutations break the JSON or a key).
+        XCTAssertGreaterThan(parsed.value, 50, "only \(parsed.value) cases parsed")
     }
 }
