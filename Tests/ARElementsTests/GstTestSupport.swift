@@ -222,12 +222,7 @@ func runWithPlugin(_ executable: String, _ arguments: [String], pluginDir: Strin
     let p = Process()
     p.executableURL = URL(fileURLWithPath: executable)
     p.arguments = arguments
-    var env = ProcessInfo.processInfo.environment
-    env["GST_PLUGIN_PATH"] = pluginDir
-    env["GST_PLUGIN_SYSTEM_PATH_1_0"] = systemPluginDirectory
-    env["GST_REGISTRY_1_0"] = temporaryPath("registry-\(UUID().uuidString).bin")
-    env["LD_LIBRARY_PATH"] = nil
-    p.environment = env
+    p.environment = pluginEnvironment(pluginDir)
     let errorsPath = temporaryPath("stderr-\(UUID().uuidString).txt")
     guard FileManager.default.createFile(atPath: errorsPath, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
     let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: errorsPath))
@@ -241,4 +236,16 @@ func runWithPlugin(_ executable: String, _ arguments: [String], pluginDir: Strin
     let errorText = (try? String(contentsOfFile: errorsPath, encoding: .utf8)) ?? ""
     try? FileManager.default.removeItem(atPath: errorsPath)
     return (p.terminationStatus, String(decoding: data, as: UTF8.self), errorText)
+}
+
+/// This process's environment for a child that loads the plugin from `pluginDir` only (with
+/// Debian's plugins), in a fresh registry, without the toolchain's library path.
+func pluginEnvironment(_ pluginDir: String) -> [String: String] {
+    var env = ProcessInfo.processInfo.environment
+    env["GST_PLUGIN_PATH"] = pluginDir
+    env["GST_PLUGIN_SYSTEM_PATH_1_0"] = systemPluginDirectory
+    env["GST_REGISTRY_1_0"] = temporaryPath("registry-\(UUID().uuidString).bin")
+    env["GST_REGISTRY"] = nil
+    env["LD_LIBRARY_PATH"] = nil
+    return env
 }
