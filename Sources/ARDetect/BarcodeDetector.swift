@@ -129,7 +129,8 @@ public final class BarcodeDetector {
 
     private func locateAndDecode(_ luma: LumaImage, skipping: [Quad]) -> DetectorResult {
         var unverified = options.maxRegions
-        let regions = locator.regions(in: luma).filter { r in
+        let pool = pool
+        let regions = locator.regions(in: luma, skipping: skipping, forEach: { n, body in pool.run(count: n) { _, i in body(i) } }).filter { r in
             if skipping.contains(where: { $0.contains(r.quad.center) || r.quad.contains($0.center) }) { return false }
             // A region of a kind no enabled symbology has is neither decoded nor reported.
             if r.kind == .linear && !hasLinear { return false }

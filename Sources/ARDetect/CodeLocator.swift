@@ -29,6 +29,9 @@ public struct LocatedRegion: Hashable, Sendable {
     /// A QR code's three finder patterns outline the region (its timing patterns may still be
     /// unreadable, e.g. blurred): always worth decoding, verified only with its timing patterns.
     public var outlinedByFinderPatterns = false
+    /// Where a track expects a code of this kind (`CodeLocator.region(around:kind:in:)`): read with
+    /// that kind's decoders only, since a reading of another kind there confirms nothing.
+    public var expected = false
 }
 
 /// Finds code-like regions from gradient statistics on a grid of cells (`cell` pixels square,
@@ -66,16 +69,25 @@ public struct CodeLocator: Sendable {
     public var coarseLevels = 2
 
     /// Code-like regions of `luma`, best first (ties in scan order: deterministic). Regions found
-    /// on a coarser level are kept where no finer level found one.
-    public func regions(in luma: LumaImage) -> [LocatedRegion] {
-        var out = regionsAtOneScale(luma)
+    /// on a coarser level are kept where no finer level found one. A group of cells lying wholly
+    /// inside one of `skipping` (frame pixels, e.g. tracked codes, re-decoded on their own) is not
+    /// measured: its region would be that code.
+    ///
+    /// `forEach(n, body)` calls `body` for every index in `0..<n` and returns when all have
+    /// returned; a caller with threads passes one that spreads the calls over them (each call
+    /// writes only its own result: the regions do not depend on the split).
+    public func regions(in luma: LumaImage, skipping: [Quad] = [],
+                        forEach: (Int, @escaping (Int) -> Void) -> Void = { n, body in for i in 0..<n { body(i) } })
+        -> [LocatedRegion] {
+        var out = regionsAtOneScale(luma, skipping: skipping, forEach: forEach)
         var level = coarser(luma)
         var scale = 1.0
         for _ in 0..<coarseLevels {
             guard let next = level else { break }
             defer { level = next.withLuma { coarser($0) } }
             scale *= 2
-            for var r in next.withLuma({ regionsAtOneScale($0) }) {
+            let skip = skipping.map { $0.scaled(sx: 1 / scale, sy: 1 / scale) }
+            for var r in next.withLuma({ regionsAtOneScale($0, skipping: skip, forEach: forEach) }) {
                 r.quad = r.quad.scaled(sx: scale, sy: scale)
                 r.moduleSize *= scale
                 if !out.contains(where: { $0.quad.contains(r.quad.center) || r.quad.contains($0.quad.center) }) { out.append(r) }
@@ -96,10 +108,17 @@ public struct CodeLocator: Sendable {
         }.map(\.element)
     }
 
-    private func regionsAtOneScale(_ luma: LumaImage) -> [LocatedRegion] {
+    private func regionsAtOneScale(_ luma: LumaImage, skipping: [Quad], forEach: (Int, @escaping (Int) -> Void) -> Void)
+        -> [LocatedRegion] {
         let cols = luma.width / cell, rows = luma.height / cell
         guard cols >= 2, rows >= 2 else { return [] }
-        var cells = measureCells(luma, cols: cols, rows: rows)
+        // Cells in bands of rows, a band per call.
+        var cells = [Cell](repeating: Cell(), count: cols * rows)
+        let bands = min(rows, 8)
+        cells.withUnsafeMutableBufferPointer { out in
+            let out = out  // each band writes its own rows only
+            forEach(bands) { b in self.measureCells(luma, cols: cols, rows: (b * rows / bands)..<((b + 1) * rows / bands), into: out) }
+        }
         for i in cells.indices where cells[i].samples > 0 {
             let c = cells[i]
             cells[i].textured = Double(c.edges) >= minEdgeFraction * Double(c.samples)
@@ -113,9 +132,25 @@ public struct CodeLocator: Sendable {
         let linearGroups = components(cells, cols: cols, rows: rows, minCells: 2,
                                       member: { $0.textured && $0.coherence >= minCoherence },
                                       joins: { a, b in angleDifference(a.angle, b.angle) < 0.3 })
-        out += linearGroups.compactMap { linear($0, cells: cells, cols: cols, luma: luma) }
-        out += components(cells, cols: cols, rows: rows, minCells: 4, member: { $0.textured }, joins: { _, _ in true })
-            .flatMap { matrix($0, cells: cells, cols: cols, luma: luma) }
+        // Skip quads grown by a cell each way: a code's edge cells straddle its outline.
+        let skip = skipping.map { q in Quad(q.corners.map { q.center + ($0 - q.center) + ($0 - q.center).normalised * Double(cell) })! }
+        func skipped(_ group: [Int]) -> Bool {
+            skip.contains { q in group.allSatisfy { q.contains(centre($0, cols: cols)) } }
+        }
+        let linear = linearGroups.filter { !skipped($0) }
+        let blobs = components(cells, cols: cols, rows: rows, minCells: 4, member: { $0.textured }, joins: { _, _ in true })
+            .filter { !skipped($0) }
+        // Each group measured in its own call; results kept in group order.
+        var measured = [[LocatedRegion]](repeating: [], count: linear.count + blobs.count)
+        measured.withUnsafeMutableBufferPointer { found in
+            let found = found  // each call writes its own index only
+            let cells = cells
+            forEach(linear.count + blobs.count) { i in
+                found[i] = i < linear.count ? self.linear(linear[i], cells: cells, cols: cols, luma: luma).map { [$0] } ?? []
+                                            : self.matrix(blobs[i - linear.count], cells: cells, cols: cols, luma: luma)
+            }
+        }
+        out += measured.joined()
         // A 2D blob around a 1D region (any 2D region around a verified one) is that code with its
         // surroundings.
         out = out.filter { r in
@@ -127,10 +162,10 @@ public struct CodeLocator: Sendable {
 
     // MARK: - Cells
 
-    private func measureCells(_ luma: LumaImage, cols: Int, rows: Int) -> [Cell] {
-        var cells = [Cell](repeating: Cell(), count: cols * rows)
+    /// Gradient statistics of the cells in `rows` (of `cols` columns) written into `cells`.
+    private func measureCells(_ luma: LumaImage, cols: Int, rows: Range<Int>, into cells: UnsafeMutableBufferPointer<Cell>) {
         let t = edgeThreshold
-        for r in 0..<rows {
+        for r in rows {
             let yStart = max(1, r * cell), yEnd = min(luma.height - 1, (r + 1) * cell)
             var y = yStart
             while y < yEnd {
@@ -164,7 +199,6 @@ public struct CodeLocator: Sendable {
                 y += 2
             }
         }
-        return cells
     }
 
     /// Connected groups (8-neighbourhood) of member cells, as cell indices.
@@ -272,13 +306,14 @@ public struct CodeLocator: Sendable {
             var r = measuredLinear(centre: c, u: u, t0: ts.min()!, t1: ts.max()!, s0: ss.min()!, s1: ss.max()!,
                                    reach: 0.25 * length, score: 0, luma: luma)
             r.verified = true
+            r.expected = true
             return r
         case .matrix:
             let box = quad.boundingBox
             let finders = FinderPattern.find(in: luma, box: Self.grown(box, by: 0.1))
             let module = finders.isEmpty ? quad.meanSide / 25 : finders.map(\.moduleSize).reduce(0, +) / Double(finders.count)
             return LocatedRegion(kind: .matrix, quad: quad, axisDegrees: quad.rotationDegrees, moduleSize: module, score: 0,
-                                 verified: true)
+                                 verified: true, expected: true)
         }
     }
 

@@ -18,6 +18,9 @@ final class RegionDecoder {
 
     private let linearScanner: ZBarScanner
     private let matrixScanner: ZBarScanner
+    /// 2D decoders only, for regions where a 2D code is expected (1D decoders there cost a third of
+    /// the scan and read nothing a QR track needs).
+    private let expectedMatrixScanner: ZBarScanner
     private var work = LumaBuffer(width: 1, height: 1)
     private var pass = LumaBuffer(width: 1, height: 1)
     /// One strip row's sums, reused.
@@ -28,6 +31,8 @@ final class RegionDecoder {
         // Fresh scanners: a region starts without EAN/UPC halves kept from other regions.
         linearScanner = try ZBarScanner(symbologies: linear.isEmpty ? symbologies : linear, fresh: true, columns: false)
         matrixScanner = try ZBarScanner(symbologies: symbologies, fresh: true)
+        let matrix = symbologies.filter(\.isTwoDimensional)
+        expectedMatrixScanner = try ZBarScanner(symbologies: matrix.isEmpty ? symbologies : matrix, fresh: true)
         hasLinear = !linear.isEmpty
     }
 
@@ -205,7 +210,10 @@ final class RegionDecoder {
                 work.resample(luma, map: map(scale), width: max(8, Int(w * scale)), height: max(8, Int(h * scale)))
                 work.stretchContrast(maxSpan: 256)
             },
-            read: { image, scale in self.matrixScanner.scan(image).compactMap { $0.detection(in: image, map: map(scale)) } })
+            read: { image, scale in
+                let scanner = region.expected ? self.expectedMatrixScanner : self.matrixScanner
+                return scanner.scan(image).compactMap { $0.detection(in: image, map: map(scale)) }
+            })
     }
 }
 

@@ -42,7 +42,9 @@ final class ZBarScanner {
     private let density: Int32
     /// Whether columns are scanned too (false: rows only, for 1D strips turned upright).
     private let columns: Bool
-    /// Whether zbar's scanner is made afresh for every image (`fresh`, and an EAN/UPC decoder runs).
+    /// Whether zbar's scanner is made afresh for every image (`fresh`, and an EAN/UPC or QR decoder
+    /// runs: zbar's QR reader draws from a random generator that lives as long as the scanner, so a
+    /// reused one reads a code a little differently depending on what it read before).
     private let renew: Bool
     /// Scans after which zbar's scanner is replaced by a new one (0 = never). zbar's image scanner
     /// grows by about 0.2 kB per scan for as long as it lives (measured: +1.2 MB over 6000 scans of a
@@ -77,7 +79,7 @@ final class ZBarScanner {
         self.scanner = scanner
         zbar_image_set_format(image, 0x3030_3859)  // fourcc "Y800"
         enabledEAN13 = symbologies.contains { $0.name == "ean13" }
-        renew = fresh && symbologies.contains { Symbology.decodedInHalves($0.type) }
+        renew = fresh && symbologies.contains { Symbology.decodedInHalves($0.type) || $0.isTwoDimensional }
     }
 
     private static func makeScanner(_ symbologies: [Symbology], density: Int32, columns: Bool) -> OpaquePointer? {

@@ -26,16 +26,18 @@ public enum DetectMode: Int32, PropertyEnum {
 /// `arbarcodetrack`: `arbarcodedetect` and `artrack` in one element, the one most pipelines use.
 ///
 /// Every frame: each track is moved by the motion measured in the image (`TrackingStage`), then
-/// decodes correct it. `sync`: a full-frame decode every `detect-interval` frames and, on the
-/// frames between, re-decodes around each track, all on the streaming thread. `async`: a worker
-/// thread alternates full-frame decodes (at most every `detect-interval` frames) and re-decodes
-/// around the tracks; a result decoded on frame N arrives at frame N+k and is carried forward by
+/// decodes correct it. `sync`: a full-frame decode every `detect-interval` frames and re-decodes
+/// around each track on its turn (every `redecode-interval` frames), all on the streaming thread.
+/// `async`: a worker thread alternates full-frame decodes (at most every `detect-interval` frames)
+/// and re-decodes around the tracks due; a result decoded on frame N arrives at frame N+k and is carried forward by
 /// the tracked motion. Every live track is reported on every frame.
 public final class ArBarcodeTrack: VideoFilterElement {
     public struct Settings: Sendable {
         var symbologies: String? = "all"
         var detectMode = DetectMode.auto
         var detectInterval = 1
+        /// Frames between a tracked code's re-decodes (`RedecodeSchedule`).
+        var redecodeInterval = 3
         /// Regions only: a video gives a missed code another chance on the next frame, and the
         /// whole-frame fallback of `auto` stalls the decodes (300 ms at 4K). With `locate=auto` the
         /// fallback adds no 1D readings: the region passes see the code again on the next frames.
@@ -61,6 +63,11 @@ public final class ArBarcodeTrack: VideoFilterElement {
         .uint("detect-interval", "Detect interval",
               "Frames between full-frame decodes (sync: exactly; async: at least); tracks follow the image in between and re-decodes in their regions confirm them (new codes come from full-frame decodes)",
               \.detectInterval, range: 1...1000),
+        .uint("redecode-interval", "Re-decode interval",
+              "Frames between re-decodes of a tracked code, spread over the frames by track id (1: every track on every frame; async: "
+                  + "a region job takes the tracks due on the frame it starts). A code not read on its turn is retried on every frame "
+                  + "until it is; between re-decodes it follows the image motion",
+              \.redecodeInterval, range: 1...30),
     ] + CodeDetectorStage.properties(\.detector) + TrackingSettings.properties(\.tracking)
 
     public static var signals: [SignalSpec] { TrackEvents.signals }
@@ -81,6 +88,8 @@ public final class ArBarcodeTrack: VideoFilterElement {
     /// Async: the last full scan's located regions, shown until the next full scan's arrive.
     private var located: [BarcodeRegion] = []
     private let stats = ElementStats()
+    /// Which tracks are re-decoded on each frame.
+    private var schedule = RedecodeSchedule()
 
     public init(element: ElementHandle, settings: SettingsStore<Settings>) {
         self.element = element
@@ -146,6 +155,7 @@ public final class ArBarcodeTrack: VideoFilterElement {
         fullSubmitted = false
         jobPyramid = nil
         located = []
+        schedule.reset()
         stats.reset()
     }
 
@@ -169,9 +179,11 @@ public final class ArBarcodeTrack: VideoFilterElement {
             }
             // The first full scan is due at once: nothing is tracked before it.
             let due = framesSinceFull >= s.detectInterval || !fullSubmitted
-            let full = live.isEmpty ? due : (!lastSubmittedFull && due)
-            if (full || !live.isEmpty), let plane = stage.current?.levels[0],
-               worker.submit(.init(plane: plane, frame: stage.frameIndex, regions: full ? nil : live,
+            schedule.interval = s.redecodeInterval
+            let redecode = live.filter { schedule.isDue($0.id, frame: stage.frameIndex) }
+            let full = redecode.isEmpty ? due : (!lastSubmittedFull && due)
+            if (full || !redecode.isEmpty), let plane = stage.current?.levels[0],
+               worker.submit(.init(plane: plane, frame: stage.frameIndex, regions: full ? nil : redecode,
                                    skipping: stage.seenQuads(live), symbologies: s.symbologies, options: s.detector)) {
                 jobPyramid = stage.current
                 lastSubmittedFull = full
@@ -180,6 +192,8 @@ public final class ArBarcodeTrack: VideoFilterElement {
         } else {
             let plane = stage.current?.levels[0] ?? LumaPlane(copying: luma)
             located = []
+            schedule.interval = s.redecodeInterval
+            let due = live.filter { schedule.isDue($0.id, frame: stage.frameIndex) }
             let t0 = DispatchTime.now().uptimeNanoseconds
             defer { decodeMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6 }
             if framesSinceFull % s.detectInterval == 0 {
@@ -187,14 +201,16 @@ public final class ArBarcodeTrack: VideoFilterElement {
                 let result = decoder.full(plane, skipping: stage.seenQuads(live))
                 detections = result.codes
                 located = Self.regions(result.located)
-                if !live.isEmpty { detections += Self.confirming(decoder.regions(plane, live), live) }
+                if !due.isEmpty { detections += Self.confirming(decoder.regions(plane, due), live) }
                 framesSinceFull = 0
-            } else if !live.isEmpty {
-                detections = Self.confirming(decoder.regions(plane, live), live)
+            } else if !due.isEmpty {
+                detections = Self.confirming(decoder.regions(plane, due), live)
             }
         }
         framesSinceFull += 1
         let (update, events) = stage.finish(detections, located: located, frame: frame)
+        schedule.read(update.tracks.filter { $0.state == .detected }.map(\.id), frame: stage.frameIndex)
+        schedule.forget(update.removed.map(\.id))
         TrackEvents.publish(events, element: element, messages: s.tracking.messages, updates: s.tracking.messageUpdates)
         if let warning = stage.limitWarning(update) { element.postWarning(.settings(warning)) }
         cat.log(.log, element.object, "\(detections.count) detections, \(update.tracks.count) tracks")

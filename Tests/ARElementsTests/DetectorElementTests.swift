@@ -8,17 +8,29 @@ final class DetectorElementTests: XCTestCase {
     private let frameNs: UInt64 = 33_333_333
 
     func testSyncOutputIsTheSameWithOneAndFourThreads() throws {
+        try assertSameOutputWithOneAndFourThreads(frames: 20, source: "", track: "")
+    }
+
+    /// QR codes alone: zbar's QR reader draws from a random generator that lives as long as its
+    /// scanner, so which decoder thread read a code before would change the corners.
+    func testSyncOutputOfQRCodesIsTheSameWithOneAndFourThreads() throws {
+        try assertSameOutputWithOneAndFourThreads(frames: 30, source: "kinds=qrcode", track: "symbologies=qrcode redecode-interval=1")
+    }
+
+    private func assertSameOutputWithOneAndFourThreads(frames: Int, source: String, track: String, file: StaticString = #filePath,
+                                                        line: UInt = #line) throws {
         var runs: [String] = []
         for threads in [1, 4] {
             let path = temporaryPath("threads-\(threads).jsonl")
-            XCTAssertNil(runPipeline("arcodesrc num-buffers=20 seed=5 codes=6 ! video/x-raw,format=GRAY8,width=640,height=480 "
-                                     + "! arbarcodetrack detect-mode=sync threads=\(threads) ! arexport location=\(path) ! fakesink"))
+            XCTAssertNil(runPipeline("arcodesrc num-buffers=\(frames) seed=5 codes=6 \(source) ! video/x-raw,format=GRAY8,width=640,height=480 "
+                                     + "! arbarcodetrack detect-mode=sync threads=\(threads) \(track) ! arexport location=\(path) ! fakesink"),
+                         file: file, line: line)
             runs.append(try String(contentsOfFile: path, encoding: .utf8))
         }
-        XCTAssertEqual(runs[0], runs[1])
+        XCTAssertEqual(runs[0], runs[1], file: file, line: line)
         let records = try runs[0].split(separator: "\n").map { try FrameRecord(jsonLine: String($0)) }
-        XCTAssertEqual(records.count, 20)
-        XCTAssertGreaterThanOrEqual(Set(records.flatMap { $0.objects.map(\.id) }).count, 3, "codes are tracked")
+        XCTAssertEqual(records.count, frames, file: file, line: line)
+        XCTAssertGreaterThanOrEqual(Set(records.flatMap { $0.objects.map(\.id) }).count, 3, "codes are tracked", file: file, line: line)
     }
 
     func testAsyncModeReportsACodePresentFromTheFirstFrame() throws {

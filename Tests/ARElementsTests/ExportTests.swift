@@ -35,7 +35,8 @@ final class ExportTests: XCTestCase {
                 let truth = try XCTUnwrap(frames[i].truth.first { $0.text == text }, "unexpected payload \(text)")
                 assertQuad(o.quad, truth.quad, within: 2)
                 XCTAssertEqual(o.symbology, "QR-Code")
-                XCTAssertEqual(o.state, .detected)
+                // Read on its turn (`redecode-interval`), followed by the image motion between.
+                XCTAssertTrue([.detected, .tracked].contains(o.state), "\(o.state)")
                 if let known = ids[text] { XCTAssertEqual(o.id, known) } else { ids[text] = o.id }
             }
             // Keys in the documented order.
