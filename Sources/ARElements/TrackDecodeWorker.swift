@@ -1,7 +1,7 @@
-import ARBridge
 import ARCore
 import ARDetect
 import ARVision
+import COSShim
 import Foundation
 
 /// Decodes on its own thread so the streaming thread never waits for zbar. Holds at most one
@@ -93,9 +93,9 @@ final class TrackDecodeWorker: @unchecked Sendable {  // Job and result are guar
 
     private func run() {
         // Named for `top -H` and debuggers (Linux keeps 15 bytes).
-        ar_thread_set_name("arbarcodetrack")
+        COSShim_set_thread_name("arbarcodetrack")
         // Below the streaming thread: when the cores are busy, frames go first and decodes wait.
-        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(ar_thread_id()), Self.niceness)
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(COSShim_gettid()), Self.niceness)
         while true {
             condition.lock()
             while job == nil && !stopping { condition.wait() }
