@@ -11,8 +11,8 @@ import PackageDescription
 ///       │──▶ CCairoGObject, COSShim
 ///       └──▶ ARCodeGen ──▶ CQREncode, ARCore
 ///
-/// ARCore, ARVision, ARStyle and ARLines are pure Swift (geometry, tracking, JSON records, image
-/// motion, overlay styles and layout, JSON Lines destinations): no GStreamer, no C.
+/// ARCore, ARVision, ARStyle and ARLines are pure Swift (geometry, tracking, decode scheduling, JSON
+/// records, image motion, overlay styles and layout, JSON Lines destinations): no GStreamer, no C.
 let package = Package(
     name: "arbarcode",
     products: [

@@ -256,7 +256,7 @@ ar_fixate_caps (GstBaseTransform * trans, GstPadDirection direction, GstCaps * c
       othercaps);
 }
 
-/* Not in place (the formats differ, see ar_set_info): the output buffer already carries the
+/* Not in place (the formats differ, see ar_set_caps): the output buffer already carries the
  * input's timestamps and metas (GstBaseTransform copied them). */
 static GstFlowReturn
 ar_transform (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer * outbuf)
