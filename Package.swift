@@ -8,11 +8,11 @@ import PackageDescription
 ///       │──▶ ARDetect ──▶ CZBar, ARCore
 ///       │──▶ ARVision ──▶ ARCore
 ///       │──▶ ARRender ──▶ CPangoCairo, ARStyle ──▶ ARCore
-///       │──▶ CCairoGObject
+///       │──▶ CCairoGObject, COSShim
 ///       └──▶ ARCodeGen ──▶ CQREncode, ARCore
 ///
-/// ARCore, ARVision, ARStyle and ARLines are pure Swift (geometry, tracking, JSON records, image
-/// motion, overlay styles and layout, JSON Lines destinations): no GStreamer, no C.
+/// ARCore, ARVision, ARStyle and ARLines are pure Swift (geometry, tracking, decode scheduling, JSON
+/// records, image motion, overlay styles and layout, JSON Lines destinations): no GStreamer, no C.
 let package = Package(
     name: "arbarcode",
     products: [
@@ -43,6 +43,9 @@ let package = Package(
         .target(name: "ARBridge", dependencies: ["CGStreamer"], path: "plugin",
                 publicHeadersPath: "include"),
 
+        // OS helpers Swift cannot call directly (thread id and name): no GStreamer.
+        .target(name: "COSShim"),
+
         // Pure Swift logic.
         .target(name: "ARCore"),
         // Swift face of GStreamer: element base, properties, metas, logging.
@@ -60,7 +63,7 @@ let package = Package(
         // The elements and the plugin's registration list.
         .target(name: "ARElements",
                 dependencies: ["ARGst", "ARDetect", "ARVision", "ARStyle", "ARRender", "ARCodeGen", "ARCore", "CCairoGObject",
-                               "ARLines"]),
+                               "ARLines", "COSShim"]),
         // Synthetic code images (QR, EAN-13, Code 128) with exact ground truth.
         .target(name: "ARCodeGen", dependencies: ["CQREncode", "ARCore"]),
         .executableTarget(name: "arclip", dependencies: ["ARCodeGen", "ARCore"]),

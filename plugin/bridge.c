@@ -33,19 +33,14 @@ type_data (gpointer obj)
 
 #define SPEC(obj) (type_data (obj)->spec)
 
-static gpointer
-impl_of (gpointer obj)
-{
-  return SPEC (obj)->base == AR_BASE_VIDEO_SOURCE ?
-      ((ArVideoSource *) obj)->impl : ((ArVideoFilter *) obj)->impl;
-}
-
 static gpointer *
 impl_slot (gpointer obj, const ArElementSpec * spec)
 {
   return spec->base == AR_BASE_VIDEO_SOURCE ?
       &((ArVideoSource *) obj)->impl : &((ArVideoFilter *) obj)->impl;
 }
+
+#define impl_of(obj) (*impl_slot (obj, SPEC (obj)))
 
 #define PARENT_CLASS(obj) g_type_class_peek_parent (G_OBJECT_GET_CLASS (obj))
 
@@ -63,59 +58,8 @@ ar_value_gtype (ArValueType type)
     case AR_VALUE_POINTER: return G_TYPE_POINTER;
     case AR_VALUE_STRUCTURE: return GST_TYPE_STRUCTURE;
     case AR_VALUE_NONE: return G_TYPE_NONE;
-    case AR_VALUE_ENUM: break;
-    case AR_VALUE_BOXED: break;
   }
   return G_TYPE_INVALID;
-}
-
-static GType
-register_enum (const ArPropertySpec * p)
-{
-  GType type = g_type_from_name (p->enum_type_name);
-  if (type)
-    return type;
-  /* Zero-terminated copy; lives as long as the type, i.e. the process. */
-  GEnumValue *values = g_new0 (GEnumValue, p->n_enum_values + 1);
-  for (guint i = 0; i < p->n_enum_values; i++) {
-    values[i].value = p->enum_values[i].value;
-    values[i].value_name = p->enum_values[i].name;
-    values[i].value_nick = p->enum_values[i].nick;
-  }
-  return g_enum_register_static (p->enum_type_name, values);
-}
-
-static GParamSpec *
-make_pspec (const ArPropertySpec * p)
-{
-  GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-      (p->mutable_in_playing ? GST_PARAM_MUTABLE_PLAYING : GST_PARAM_MUTABLE_READY);
-  switch (p->type) {
-    case AR_VALUE_BOOLEAN:
-      return g_param_spec_boolean (p->name, p->nick, p->blurb, p->int_default != 0, flags);
-    case AR_VALUE_INT:
-      return g_param_spec_int (p->name, p->nick, p->blurb, (gint) p->int_min,
-          (gint) p->int_max, (gint) p->int_default, flags);
-    case AR_VALUE_UINT:
-      return g_param_spec_uint (p->name, p->nick, p->blurb, (guint) p->int_min,
-          (guint) p->int_max, (guint) p->int_default, flags);
-    case AR_VALUE_INT64:
-      return g_param_spec_int64 (p->name, p->nick, p->blurb, p->int_min, p->int_max,
-          p->int_default, flags);
-    case AR_VALUE_UINT64:
-      return g_param_spec_uint64 (p->name, p->nick, p->blurb, (guint64) p->int_min,
-          (guint64) p->int_max, (guint64) p->int_default, flags);
-    case AR_VALUE_DOUBLE:
-      return g_param_spec_double (p->name, p->nick, p->blurb, p->double_min, p->double_max,
-          p->double_default, flags);
-    case AR_VALUE_STRING:
-      return g_param_spec_string (p->name, p->nick, p->blurb, p->string_default, flags);
-    case AR_VALUE_ENUM:
-      return g_param_spec_enum (p->name, p->nick, p->blurb, register_enum (p),
-          (gint) p->int_default, flags);
-    default:
-      return NULL;
-  }
 }
 
 /* ---- GObject vfuncs ---- */
@@ -169,33 +113,18 @@ ar_stop (gpointer element)
   return spec->vtable.stop ? spec->vtable.stop (impl_of (element)) : TRUE;
 }
 
-/* Refused caps: say which element, what it got and what it takes (GStreamer's own report is a
- * bare "not-negotiated" from upstream). An ERROR when the caps event arrives; a WARNING when
- * upstream only asked (accept-caps), since upstream then fails with its own error. */
-static void
-post_refused_caps (GstBaseTransform * trans, GstCaps * caps, GstMessageType type)
-{
-  GstCaps *accepted = gst_pad_get_pad_template_caps (GST_BASE_TRANSFORM_SINK_PAD (trans));
-  gchar *got = gst_caps_to_string (caps);
-  gchar *takes = gst_caps_to_string (accepted);
-  gchar *text = g_strdup_printf ("%s cannot handle this video format: %s", GST_OBJECT_NAME (trans), got);
-  gchar *debug = g_strdup_printf ("accepted caps: %s", takes);
-  gst_element_message_full (GST_ELEMENT (trans), type, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
-      text, debug, __FILE__, GST_FUNCTION, __LINE__);
-  g_free (got);
-  g_free (takes);
-  gst_caps_unref (accepted);
-}
-
+/* A fixed format the sink template never takes (not one refused downstream): Swift names it in a
+ * WARNING, since GStreamer's own report is a bare "not-negotiated" from upstream. GStreamer asks
+ * this before every caps event, so a refused format never reaches sink_event. */
 static gboolean
 ar_accept_caps (GstBaseTransform * trans, GstPadDirection direction, GstCaps * caps)
 {
   gboolean ok = GST_BASE_TRANSFORM_CLASS (PARENT_CLASS (trans))->accept_caps (trans, direction, caps);
-  if (!ok && direction == GST_PAD_SINK && gst_caps_is_fixed (caps)) {
+  const ArElementSpec *spec = SPEC (trans);
+  if (!ok && direction == GST_PAD_SINK && gst_caps_is_fixed (caps) && spec->vtable.refused_caps) {
     GstCaps *accepted = gst_pad_get_pad_template_caps (GST_BASE_TRANSFORM_SINK_PAD (trans));
-    /* Only a format the element never takes is worth a message, not one refused downstream. */
     if (!gst_caps_can_intersect (caps, accepted))
-      post_refused_caps (trans, caps, GST_MESSAGE_WARNING);
+      spec->vtable.refused_caps (impl_of (trans), caps, accepted);
     gst_caps_unref (accepted);
   }
   return ok;
@@ -205,19 +134,6 @@ static gboolean
 ar_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
   const ArElementSpec *spec = SPEC (trans);
-  if (GST_EVENT_TYPE (event) == GST_EVENT_CAPS) {
-    GstCaps *caps, *accepted;
-    gboolean ok;
-    gst_event_parse_caps (event, &caps);
-    accepted = gst_pad_get_pad_template_caps (GST_BASE_TRANSFORM_SINK_PAD (trans));
-    ok = gst_caps_can_intersect (caps, accepted);
-    gst_caps_unref (accepted);
-    if (!ok) {
-      post_refused_caps (trans, caps, GST_MESSAGE_ERROR);
-      gst_event_unref (event);
-      return FALSE;
-    }
-  }
   if (spec->vtable.sink_event
       && !spec->vtable.sink_event (impl_of (trans), event)) {
     gst_event_unref (event);
@@ -266,13 +182,7 @@ ar_set_info (GstVideoFilter * filter, GstCaps * incaps, GstVideoInfo * in_info,
 {
   const ArElementSpec *spec = SPEC (filter);
   (void) outcaps;
-  if (!gst_video_info_is_equal (in_info, out_info) && !spec->vtable.convert_frame) {
-    GST_ELEMENT_ERROR (filter, CORE, NEGOTIATION, (NULL),
-        ("%s cannot convert %s to %s", GST_OBJECT_NAME (filter),
-            gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (in_info)),
-            gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (out_info))));
-    return FALSE;
-  }
+  (void) out_info;
   return spec->vtable.set_info ?
       spec->vtable.set_info (impl_of (filter), incaps, in_info) : TRUE;
 }
@@ -289,6 +199,16 @@ ar_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstCaps * outcaps)
   gst_base_transform_set_in_place (trans,
       gst_video_info_is_equal (&filter->in_info, &filter->out_info));
   return TRUE;
+}
+
+/* GstVideoFilter's own transform functions make the same check. */
+static gboolean
+negotiated (GstBaseTransform * trans)
+{
+  if (GST_VIDEO_FILTER (trans)->negotiated)
+    return TRUE;
+  GST_ELEMENT_ERROR (trans, CORE, NEGOTIATION, (NULL), ("buffer before caps were negotiated"));
+  return FALSE;
 }
 
 static gboolean
@@ -314,10 +234,8 @@ ar_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
   /* NO_REF keeps the buffer writable, so Swift may add or remove metas. */
   GstMapFlags flags = GST_MAP_READ | GST_VIDEO_FRAME_MAP_FLAG_NO_REF;
 
-  if (!filter->negotiated) {
-    GST_ELEMENT_ERROR (trans, CORE, NEGOTIATION, (NULL), ("buffer before caps were negotiated"));
+  if (!negotiated (trans))
     return GST_FLOW_NOT_NEGOTIATED;
-  }
   if (spec->writes_frame)
     flags |= GST_MAP_WRITE;
   if (!map_frame (trans, &frame, &filter->in_info, buf, flags))
@@ -338,7 +256,7 @@ ar_fixate_caps (GstBaseTransform * trans, GstPadDirection direction, GstCaps * c
       othercaps);
 }
 
-/* Not in place (the formats differ, see ar_set_info): the output buffer already carries the
+/* Not in place (the formats differ, see ar_set_caps): the output buffer already carries the
  * input's timestamps and metas (GstBaseTransform copied them). */
 static GstFlowReturn
 ar_transform (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer * outbuf)
@@ -348,10 +266,8 @@ ar_transform (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer * outbuf)
   GstVideoFrame in, out;
   GstFlowReturn ret;
 
-  if (!filter->negotiated) {
-    GST_ELEMENT_ERROR (trans, CORE, NEGOTIATION, (NULL), ("buffer before caps were negotiated"));
+  if (!negotiated (trans))
     return GST_FLOW_NOT_NEGOTIATED;
-  }
   if (!map_frame (trans, &in, &filter->in_info, inbuf, GST_MAP_READ))
     return GST_FLOW_ERROR;
   if (!map_frame (trans, &out, &filter->out_info, outbuf,
@@ -456,17 +372,9 @@ ar_src_get_times (GstBaseSrc * src, GstBuffer * buffer, GstClockTime * start, Gs
 static gboolean
 ar_src_query (GstBaseSrc * src, GstQuery * query)
 {
-  ArVideoSource *self = (ArVideoSource *) src;
   const ArElementSpec *spec = SPEC (src);
-  if (spec->vtable.query && spec->vtable.query (self->impl, GST_PAD_SRC, query))
+  if (spec->vtable.query && spec->vtable.query (impl_of (src), GST_PAD_SRC, query))
     return TRUE;
-  /* A live source is one frame late. */
-  if (GST_QUERY_TYPE (query) == GST_QUERY_LATENCY && GST_VIDEO_INFO_FPS_N (&self->info) > 0) {
-    GstClockTime latency = gst_util_uint64_scale (GST_SECOND, GST_VIDEO_INFO_FPS_D (&self->info),
-        GST_VIDEO_INFO_FPS_N (&self->info));
-    gst_query_set_latency (query, gst_base_src_is_live (src), latency, GST_CLOCK_TIME_NONE);
-    return TRUE;
-  }
   return GST_BASE_SRC_CLASS (PARENT_CLASS (src))->query (src, query);
 }
 
@@ -535,26 +443,16 @@ ar_class_init (gpointer g_class, gpointer class_data)
   gobject_class->get_property = ar_get_property;
   gobject_class->finalize = ar_finalize;
 
-  for (guint i = 0; i < spec->n_properties; i++) {
-    GParamSpec *pspec = make_pspec (&spec->properties[i]);
-    g_assert (pspec != NULL);
-    g_object_class_install_property (gobject_class, i + 1, pspec);
-  }
+  for (guint i = 0; i < spec->n_properties; i++)
+    g_object_class_install_property (gobject_class, i + 1, spec->properties[i]);
 
   data->signal_ids = g_new0 (guint, spec->n_signals + 1);
   for (guint i = 0; i < spec->n_signals; i++) {
     const ArSignalSpec *s = &spec->signals[i];
-    GType *types = g_new0 (GType, s->n_params + 1);
-    for (guint j = 0; j < s->n_params; j++) {
-      types[j] = s->param_types[j] == AR_VALUE_BOXED ?
-          s->param_gtypes[j] : ar_value_gtype (s->param_types[j]);
-      g_assert (types[j] != G_TYPE_INVALID);
-    }
     data->signal_ids[i] = g_signal_newv (s->name, G_TYPE_FROM_CLASS (g_class),
         G_SIGNAL_RUN_LAST | (s->is_action ? G_SIGNAL_ACTION : 0),
         s->is_action ? action_closure (i) : NULL, NULL, NULL, NULL,
-        ar_value_gtype (s->return_type), s->n_params, types);
-    g_free (types);
+        s->return_type, s->n_params, (GType *) s->param_types);
   }
 
   gst_element_class_set_static_metadata (element_class, spec->long_name, spec->klass,
@@ -626,7 +524,7 @@ ar_element_register (GstPlugin * plugin, const ArElementSpec * spec)
     };
     g_return_val_if_fail (spec->base == AR_BASE_VIDEO_FILTER || source, FALSE);
     g_return_val_if_fail (spec->vtable.create && spec->vtable.destroy
-        && spec->vtable.transform_frame, FALSE);
+        && spec->vtable.transform_frame && (source || spec->vtable.convert_frame), FALSE);
     g_return_val_if_fail (spec->n_properties == 0
         || (spec->vtable.get_property && spec->vtable.set_property), FALSE);
     type = g_type_register_static (source ? GST_TYPE_PUSH_SRC : GST_TYPE_VIDEO_FILTER,
@@ -652,13 +550,4 @@ ar_element_emit_signal (GstElement * element, guint signal_index, const GValue *
     args[i + 1] = params[i];  /* shallow: the caller keeps ownership */
   g_signal_emitv (args, data->signal_ids[signal_index], 0, return_value);
   g_value_unset (&args[0]);
-}
-
-void
-ar_element_post_message (GstElement * element, GstMessageType type, GQuark domain, gint code,
-    const gchar * text, const gchar * debug, const gchar * file, const gchar * function,
-    gint line)
-{
-  gst_element_message_full (element, type, domain, code, g_strdup (text), g_strdup (debug),
-      file, function, line);
 }

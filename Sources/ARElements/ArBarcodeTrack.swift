@@ -79,10 +79,8 @@ public final class ArBarcodeTrack: VideoFilterElement {
     private var worker: TrackDecodeWorker?
     /// Resolved at the first caps: whether decodes run on the worker.
     private var async: Bool?
-    private var framesSinceFull = 0
-    private var lastSubmittedFull = false
-    /// Whether a full scan was submitted since start or the last flush.
-    private var fullSubmitted = false
+    /// Which frames ask for a full scan or region re-decodes.
+    private var cadence = DecodeCadence()
     /// The luma of the frame the worker is decoding, to carry new codes forward.
     private var jobPyramid: LumaPyramid?
     /// Async: the last full scan's located regions, shown until the next full scan's arrive.
@@ -150,9 +148,7 @@ public final class ArBarcodeTrack: VideoFilterElement {
     }
 
     private func restart() {
-        framesSinceFull = 0
-        lastSubmittedFull = false
-        fullSubmitted = false
+        cadence = DecodeCadence()
         jobPyramid = nil
         located = []
         schedule.reset()
@@ -177,17 +173,13 @@ public final class ArBarcodeTrack: VideoFilterElement {
                 if result.full { located = Self.regions(result.located) }
                 cat.log(.log, element.object, "worker: \(result.detections.count) codes from frame \(result.frame) (\(result.full ? "full" : "regions")), \(detections.count) carried to \(stage.frameIndex)")
             }
-            // The first full scan is due at once: nothing is tracked before it.
-            let due = framesSinceFull >= s.detectInterval || !fullSubmitted
             schedule.interval = s.redecodeInterval
             let redecode = live.filter { schedule.isDue($0.id, frame: stage.frameIndex) }
-            let full = redecode.isEmpty ? due : (!lastSubmittedFull && due)
-            if (full || !redecode.isEmpty), let plane = stage.current?.levels[0],
-               worker.submit(.init(plane: plane, frame: stage.frameIndex, regions: full ? nil : redecode,
+            if let kind = cadence.request(tracking: !redecode.isEmpty, interval: s.detectInterval), let plane = stage.current?.levels[0],
+               worker.submit(.init(plane: plane, frame: stage.frameIndex, regions: kind == .full ? nil : redecode,
                                    skipping: stage.seenQuads(live), symbologies: s.symbologies, options: s.detector)) {
                 jobPyramid = stage.current
-                lastSubmittedFull = full
-                if full { framesSinceFull = 0; fullSubmitted = true }
+                cadence.started(kind)
             }
         } else {
             let plane = stage.current?.levels[0] ?? LumaPlane(copying: luma)
@@ -196,18 +188,18 @@ public final class ArBarcodeTrack: VideoFilterElement {
             let due = live.filter { schedule.isDue($0.id, frame: stage.frameIndex) }
             let t0 = DispatchTime.now().uptimeNanoseconds
             defer { decodeMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6 }
-            if framesSinceFull % s.detectInterval == 0 {
+            if cadence.framesSinceFull % s.detectInterval == 0 {
                 // New codes from the full decode; tracked ones from re-decodes in their regions.
                 let result = decoder.full(plane, skipping: stage.seenQuads(live))
                 detections = result.codes
                 located = Self.regions(result.located)
                 if !due.isEmpty { detections += Self.confirming(decoder.regions(plane, due), live) }
-                framesSinceFull = 0
+                cadence.started(.full)
             } else if !due.isEmpty {
                 detections = Self.confirming(decoder.regions(plane, due), live)
             }
         }
-        framesSinceFull += 1
+        cadence.frameEnded()
         let (update, events) = stage.finish(detections, located: located, frame: frame)
         schedule.read(update.tracks.filter { $0.state == .detected }.map(\.id), frame: stage.frameIndex)
         schedule.forget(update.removed.map(\.id))

@@ -1,13 +1,12 @@
-import ARBridge
 import ARCore
 import ARDetect
 import ARVision
 import Foundation
 
-/// Decodes on its own thread so the streaming thread never waits for zbar. Holds at most one
-/// job: `submit` refuses work while busy (stale work is dropped, never queued), and the result
-/// waits until `takeResult` collects it.
-final class TrackDecodeWorker: @unchecked Sendable {  // Job and result are guarded by `condition`; the decoder is used by the worker thread only.
+/// Decodes off the streaming thread so it never waits for zbar. A ``DecodeScheduler`` holds at
+/// most one job in flight: `submit` refuses work while busy (stale work is dropped, never queued),
+/// and the result waits until `takeResult` collects it.
+final class TrackDecodeWorker: @unchecked Sendable {  // The decoder is used only by the job in flight, and the scheduler allows one.
     /// One decode: a full scan (`regions` nil) or re-decodes of the tracks in `regions`, on frame `frame`.
     struct Job {
         var plane: LumaPlane
@@ -29,95 +28,46 @@ final class TrackDecodeWorker: @unchecked Sendable {  // Job and result are guar
         var milliseconds: Double
     }
 
-    private let condition = NSCondition()
-    private var job: Job?
-    private var result: Result?
-    private var busy = false
-    private var stopping = false
-    private var generation = 0
-    private var decoder: TrackDecoder
-    private let finished = DispatchSemaphore(value: 0)
+    private let decoder: TrackDecoder
+    private let scheduler: DecodeScheduler<Result>
 
     /// The worker thread's nice value (Linux: per thread), above the streaming thread's 0.
     static let niceness: Int32 = 10
 
-    init(decoder: TrackDecoder) {
+    /// A worker decoding with `decoder` on `executor`; by default a thread of its own named
+    /// `arbarcodetrack`, at `niceness`.
+    init(decoder: TrackDecoder, executor: (any DecodeExecutor)? = nil) {
         self.decoder = decoder
-        let thread = Thread { [self] in run() }
-        thread.start()
+        scheduler = DecodeScheduler(executor: executor ?? DecodeThread(name: "arbarcodetrack", niceness: Self.niceness))
     }
 
     /// Hands `job` to the worker; false (and nothing happens) while it is still busy or holds an
     /// uncollected result.
     func submit(_ job: Job) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        guard !busy, result == nil, !stopping else { return false }
-        self.job = job
-        busy = true
-        condition.signal()
-        return true
+        scheduler.submit { [self] in decode(job) }
     }
 
     /// The finished result, if any (once).
     func takeResult() -> Result? {
-        condition.lock()
-        defer { condition.unlock() }
-        let r = result
-        result = nil
-        return r
+        scheduler.takeResult()
     }
 
     /// Drops the pending result and the one being computed (flush, seek, caps change).
     func cancel() {
-        condition.lock()
-        generation += 1
-        result = nil
-        // A job not yet picked up is dropped too: it belongs to frames before the flush.
-        if job != nil {
-            job = nil
-            busy = false
-        }
-        condition.unlock()
+        scheduler.cancel()
     }
 
-    /// Stops the thread, waiting for a decode in progress to end.
+    /// Takes no more work and waits for a decode in progress to end (the default thread then ends).
     func stop() {
-        condition.lock()
-        stopping = true
-        generation += 1
-        condition.signal()
-        condition.unlock()
-        finished.wait()
+        scheduler.stop()
     }
 
-    private func run() {
-        // Named for `top -H` and debuggers (Linux keeps 15 bytes).
-        ar_thread_set_name("arbarcodetrack")
-        // Below the streaming thread: when the cores are busy, frames go first and decodes wait.
-        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(ar_thread_id()), Self.niceness)
-        while true {
-            condition.lock()
-            while job == nil && !stopping { condition.wait() }
-            if stopping { condition.unlock(); break }
-            let job = self.job!
-            self.job = nil
-            let myGeneration = generation
-            condition.unlock()
-
-            try? decoder.reconfigure(symbologies: job.symbologies, options: job.options)
-            let t0 = DispatchTime.now().uptimeNanoseconds
-            let found = job.regions.map { DetectorResult(codes: decoder.regions(job.plane, $0), located: []) }
-                ?? decoder.full(job.plane, skipping: job.skipping)
-
-            condition.lock()
-            busy = false
-            if myGeneration == generation {
-                result = Result(frame: job.frame, full: job.regions == nil, detections: found.codes, located: found.located,
-                                milliseconds: Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
-            }
-            condition.unlock()
-        }
-        finished.signal()
+    private func decode(_ job: Job) -> Result {
+        try? decoder.reconfigure(symbologies: job.symbologies, options: job.options)
+        let t0 = DispatchTime.now().uptimeNanoseconds
+        let found = job.regions.map { DetectorResult(codes: decoder.regions(job.plane, $0), located: []) }
+            ?? decoder.full(job.plane, skipping: job.skipping)
+        return Result(frame: job.frame, full: job.regions == nil, detections: found.codes, located: found.located,
+                      milliseconds: Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
     }
 }

@@ -55,6 +55,13 @@ public struct ElementError: Error, CustomStringConvertible {
         ElementError(.library, code: Int32(GST_LIBRARY_ERROR_FAILED.rawValue), message, debug: debug)
     }
 
+    /// Caps `element` (its name in the pipeline) never takes: `caps` offered by upstream, `accepted`
+    /// its sink pad template (both caps strings). GStreamer itself only reports "not-negotiated".
+    public static func refusedCaps(element: String, caps: String, accepted: String) -> ElementError {
+        ElementError(.core, code: Int32(GST_CORE_ERROR_NEGOTIATION.rawValue), "\(element) cannot handle this video format: \(caps)",
+                     debug: "accepted caps: \(accepted)")
+    }
+
     var quark: GQuark {
         switch domain {
         case .core: return gst_core_error_quark()

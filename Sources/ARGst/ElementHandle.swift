@@ -33,8 +33,9 @@ public struct ElementHandle: @unchecked Sendable {  // A GObject pointer: GStrea
     private func post(_ error: ElementError, type: GstMessageType, file: StaticString, function: StaticString, line: Int) {
         "\(file)".withCString { f in
             "\(function)".withCString { fn in
-                ar_element_post_message(pointer, type, error.quark, error.code, error.message,
-                                        error.debug.isEmpty ? nil : error.debug, f, fn, Int32(line))
+                // The message takes the two strings (g_strdup'ed) and copies file and function.
+                gst_element_message_full(pointer, type, error.quark, error.code, g_strdup(error.message),
+                                         error.debug.isEmpty ? nil : g_strdup(error.debug), f, fn, Int32(line))
             }
         }
     }

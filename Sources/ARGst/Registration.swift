@@ -18,6 +18,7 @@ class AnyElementBox {
                        _ filter: UnsafeMutablePointer<GstCaps>?) -> UnsafeMutablePointer<GstCaps>? { nil }
     func fixate(_ caps: UnsafeMutablePointer<GstCaps>) -> UnsafeMutablePointer<GstCaps> { gst_caps_fixate(caps) }
     func action(_ index: Int, _ params: UnsafeBufferPointer<GValue>, _ result: UnsafeMutablePointer<GValue>?) {}
+    func refusedCaps(_ caps: UnsafeMutablePointer<GstCaps>, accepted: UnsafeMutablePointer<GstCaps>) {}
 }
 
 /// Shared by the filter and source boxes: the element, its handle and settings, property routing
@@ -50,6 +51,10 @@ class ElementBoxBase<E: ElementImplementation>: AnyElementBox {
         let v = p.read(value)
         settings.update { p.set(&$0, v) }
         element.propertyChanged(p.name)
+    }
+
+    override func refusedCaps(_ caps: UnsafeMutablePointer<GstCaps>, accepted: UnsafeMutablePointer<GstCaps>) {
+        handle.postWarning(.refusedCaps(element: handle.name, caps: capsString(caps), accepted: capsString(accepted)))
     }
 
     override func start() -> Bool { run { try element.start() } }
@@ -98,6 +103,23 @@ final class ElementBox<E: VideoFilterElement>: ElementBoxBase<E> {
 }
 
 final class SourceBox<E: VideoSourceElement>: ElementBoxBase<E> {
+    /// The negotiated output format: set on the streaming thread, read by latency queries from any thread.
+    private let info = SettingsStore<VideoInfo?>(nil)
+
+    override func setInfo(_ info: UnsafePointer<GstVideoInfo>) -> Bool {
+        self.info.update { $0 = VideoInfo(info) }
+        return super.setInfo(info)
+    }
+
+    /// Latency: a live source is one frame late (one frame duration; a non-live one reports 0 live latency).
+    override func query(_ query: UnsafeMutablePointer<GstQuery>, _ direction: GstPadDirection) -> Bool {
+        guard query.pointee.type == GST_QUERY_LATENCY, let info = info.snapshot, info.fpsNumerator > 0 else { return false }
+        let frame = gst_util_uint64_scale(1_000_000_000, guint64(info.fpsDenominator), guint64(info.fpsNumerator))
+        let live = handle.pointer.withMemoryRebound(to: GstBaseSrc.self, capacity: 1) { gst_base_src_is_live($0) }
+        gst_query_set_latency(query, live, frame, GstClockTime.max)
+        return true
+    }
+
     override func fixate(_ caps: UnsafeMutablePointer<GstCaps>) -> UnsafeMutablePointer<GstCaps> { element.fixate(caps) }
 
     override func transform(_ buffer: UnsafeMutablePointer<GstBuffer>, _ frame: UnsafeMutablePointer<GstVideoFrame>) -> GstFlowReturn {
@@ -131,6 +153,13 @@ final class SourceRegistration<E: VideoSourceElement>: AnyRegistration {
 /// Leaks a C string: specs live as long as the process (GType classes are never unloaded).
 private func permanent(_ s: String) -> UnsafePointer<CChar> { UnsafePointer(strdup(s)!) }
 
+/// `caps` as GStreamer prints it, e.g. `video/x-raw, format=(string)GRAY16_LE, width=(int)64, …`.
+private func capsString(_ caps: UnsafePointer<GstCaps>) -> String {
+    let text = gst_caps_to_string(caps)!
+    defer { g_free(text) }
+    return String(cString: text)
+}
+
 private func permanent<T>(_ items: [T]) -> UnsafePointer<T>? {
     guard !items.isEmpty else { return nil }
     let p = UnsafeMutablePointer<T>.allocate(capacity: items.count)
@@ -162,53 +191,63 @@ private let vtable = ArElementVTable(
     action: { impl, index, params, count, result in
         box(impl).action(Int(index), UnsafeBufferPointer(start: params, count: Int(count)), result)
     },
-    convert_frame: { impl, input, output in box(impl).convert(input!, output!) }
+    convert_frame: { impl, input, output in box(impl).convert(input!, output!) },
+    refused_caps: { impl, caps, accepted in box(impl).refusedCaps(caps!, accepted: accepted!) }
 )
 
-private func propertySpec<S>(_ p: Property<S>, defaults: S) -> ArPropertySpec {
-    var spec = ArPropertySpec()
-    spec.name = permanent(p.name)
-    spec.nick = permanent(p.nick)
-    spec.blurb = permanent(p.blurb)
-    spec.mutable_in_playing = p.mutableInPlaying ? 1 : 0
-    let def = p.get(defaults)
-    switch (p.kind, def) {
+/// GStreamer's "mutable in state" flags (C macros built from `G_PARAM_USER_SHIFT`).
+private let mutableReady = Int32(1) << (Int32(G_PARAM_USER_SHIFT) + 2)
+private let mutablePlaying = Int32(1) << (Int32(G_PARAM_USER_SHIFT) + 4)
+
+/// The GParamSpec that installs `p`, with its default from `defaults`: floating, the bridge's
+/// class_init installs and sinks it. Its strings are permanent (static-strings flags).
+private func paramSpec<S>(_ p: Property<S>, defaults: S) -> UnsafeMutablePointer<GParamSpec> {
+    let name = permanent(p.name), nick = permanent(p.nick), blurb = permanent(p.blurb)
+    let flags = GParamFlags(rawValue: G_PARAM_READWRITE.rawValue | G_PARAM_STATIC_NAME.rawValue | G_PARAM_STATIC_NICK.rawValue
+                                      | G_PARAM_STATIC_BLURB.rawValue | (p.mutableInPlaying ? mutablePlaying : mutableReady))
+    let spec: UnsafeMutablePointer<GParamSpec>?
+    switch (p.kind, p.get(defaults)) {
     case (.bool, .bool(let b)):
-        spec.type = AR_VALUE_BOOLEAN; spec.int_default = b ? 1 : 0
+        spec = g_param_spec_boolean(name, nick, blurb, b ? 1 : 0, flags)
     case (.int(let lo, let hi), .int(let d)):
-        spec.type = AR_VALUE_INT; spec.int_min = Int(lo); spec.int_max = Int(hi); spec.int_default = Int(d)
+        spec = g_param_spec_int(name, nick, blurb, lo, hi, Int32(d), flags)
     case (.uint(let lo, let hi), .int(let d)):
-        spec.type = AR_VALUE_UINT; spec.int_min = Int(lo); spec.int_max = Int(hi); spec.int_default = Int(d)
+        spec = g_param_spec_uint(name, nick, blurb, lo, hi, UInt32(d), flags)
     case (.int64(let lo, let hi), .int(let d)):
-        spec.type = AR_VALUE_INT64; spec.int_min = Int(lo); spec.int_max = Int(hi); spec.int_default = Int(d)
+        spec = g_param_spec_int64(name, nick, blurb, Int(lo), Int(hi), Int(d), flags)
     case (.uint64(let lo, let hi), .int(let d)):
-        spec.type = AR_VALUE_UINT64; spec.int_min = Int(clamping: lo); spec.int_max = Int(clamping: hi); spec.int_default = Int(d)
+        spec = g_param_spec_uint64(name, nick, blurb, UInt(lo), UInt(hi), UInt(d), flags)
     case (.double(let lo, let hi), .double(let d)):
-        spec.type = AR_VALUE_DOUBLE; spec.double_min = lo; spec.double_max = hi; spec.double_default = d
-    case (.string, .string(let s)):
-        spec.type = AR_VALUE_STRING; spec.string_default = s.map(permanent)
+        spec = g_param_spec_double(name, nick, blurb, lo, hi, d, flags)
+    case (.string, .string(let d)):
+        spec = g_param_spec_string(name, nick, blurb, d.map(permanent), flags)
     case (.enumeration(let typeName, let cases), .enumeration(let d)):
-        spec.type = AR_VALUE_ENUM
-        spec.int_default = Int(d)
-        spec.enum_type_name = permanent(typeName)
-        spec.enum_values = permanent(cases.map { ArEnumValue(value: $0.value, name: permanent($0.name), nick: permanent($0.nick)) })
-        spec.n_enum_values = UInt32(cases.count)
+        spec = g_param_spec_enum(name, nick, blurb, enumType(typeName, cases), d, flags)
     default:
         preconditionFailure("property \(p.name): default value does not match its kind")
     }
+    guard let spec else { preconditionFailure("property \(p.name): GLib refused its range or default") }
     return spec
 }
 
-private func valueType(_ t: SignalSpec.ParamType) -> ArValueType {
+/// The GEnum named `typeName`, registered on first use with `cases` (GLib keeps the table for the process).
+private func enumType(_ typeName: String, _ cases: [(value: Int32, name: String, nick: String)]) -> GType {
+    let existing = g_type_from_name(typeName)
+    if existing != 0 { return existing }
+    let values = cases.map { GEnumValue(value: $0.value, value_name: permanent($0.name), value_nick: permanent($0.nick)) }
+    return g_enum_register_static(permanent(typeName), permanent(values + [GEnumValue()]))
+}
+
+private func gtype(_ t: SignalSpec.ParamType) -> GType {
     switch t {
-    case .structure: return AR_VALUE_STRUCTURE
-    case .pointer: return AR_VALUE_POINTER
-    case .uint64: return AR_VALUE_UINT64
-    case .string: return AR_VALUE_STRING
-    case .int: return AR_VALUE_INT
-    case .double: return AR_VALUE_DOUBLE
-    case .bool: return AR_VALUE_BOOLEAN
-    case .boxed: return AR_VALUE_BOXED
+    case .structure: return GTypes.structure
+    case .pointer: return GTypes.pointer
+    case .uint64: return GTypes.uint64
+    case .string: return GTypes.string
+    case .int: return GTypes.int
+    case .double: return GTypes.double
+    case .bool: return GTypes.boolean
+    case .boxed(let type): return type
     }
 }
 
@@ -242,13 +281,11 @@ private func register<E: ElementImplementation>(_ type: E.Type, base: ArBaseKind
     spec.sink_caps = permanent(m.sinkCaps)
     spec.src_caps = permanent(m.srcCaps)
     spec.writes_frame = m.writesFrame ? 1 : 0
-    spec.properties = permanent(properties.map { propertySpec($0, defaults: defaults) })
+    spec.properties = permanent(properties.map { Optional(paramSpec($0, defaults: defaults)) })
     spec.n_properties = UInt32(properties.count)
     spec.signals = permanent(signals.map { s in
-        ArSignalSpec(name: permanent(s.name), return_type: s.returns.map(valueType) ?? AR_VALUE_NONE,
-                     n_params: UInt32(s.params.count), param_types: permanent(s.params.map(valueType)),
-                     is_action: s.isAction ? 1 : 0,
-                     param_gtypes: permanent(s.params.map { if case .boxed(let type) = $0 { type } else { GType(0) } }))
+        ArSignalSpec(name: permanent(s.name), return_type: s.returns.map(gtype) ?? ar_value_gtype(AR_VALUE_NONE),
+                     n_params: UInt32(s.params.count), param_types: permanent(s.params.map(gtype)), is_action: s.isAction ? 1 : 0)
     })
     spec.n_signals = UInt32(signals.count)
     spec.vtable = vtable

@@ -151,6 +151,41 @@ final class BridgeSourceTests: XCTestCase {
         XCTAssertTrue(TestElements.registered)
         XCTAssertNil(runPipeline("artestrampsrc is-live=true num-buffers=3 ! video/x-raw,width=32,height=16,framerate=100/1 ! fakesink sync=true"))
     }
+
+    func testSourceReportsOneFrameOfLatencyLiveOrNot() throws {
+        XCTAssertTrue(TestElements.registered)
+        XCTAssertEqual(try latency(live: true), Latency(live: true, minimumNanoseconds: 40_000_000), "one frame at 25 fps")
+        XCTAssertEqual(try latency(live: false), Latency(live: false, minimumNanoseconds: 40_000_000))
+    }
+
+    private struct Latency: Equatable {
+        var live: Bool
+        var minimumNanoseconds: UInt64
+    }
+
+    /// The source's answer to a latency query once paused (caps negotiated) at 25 fps.
+    private func latency(live: Bool) throws -> Latency {
+        let pipeline = try XCTUnwrap(gst_parse_launch("artestrampsrc name=src is-live=\(live) ! video/x-raw,framerate=25/1 ! fakesink", nil))
+        defer {
+            gst_element_set_state(pipeline, GST_STATE_NULL)
+            gst_object_unref(UnsafeMutableRawPointer(pipeline))
+        }
+        gst_element_set_state(pipeline, GST_STATE_PLAYING)
+        // Generous guard against a hung pipeline, not a timing assertion.
+        XCTAssertEqual(gst_element_get_state(pipeline, nil, nil, 30 * 1_000_000_000), GST_STATE_CHANGE_SUCCESS)
+        let bin = UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self)
+        let src = try XCTUnwrap(gst_bin_get_by_name(bin, "src"))
+        defer { gst_object_unref(UnsafeMutableRawPointer(src)) }
+        let query = gst_query_new_latency()!
+        defer { gst_mini_object_unref(UnsafeMutableRawPointer(query).assumingMemoryBound(to: GstMiniObject.self)) }
+        XCTAssertNotEqual(gst_element_query(src, query), 0)
+        var isLive: gboolean = 0
+        var minimum: GstClockTime = 0
+        var maximum: GstClockTime = 0
+        gst_query_parse_latency(query, &isLive, &minimum, &maximum)
+        XCTAssertEqual(maximum, GstClockTime.max, "no maximum")
+        return Latency(live: isLive != 0, minimumNanoseconds: UInt64(minimum))
+    }
 }
 
 final class BridgeSignalTests: XCTestCase {

@@ -20,13 +20,10 @@
 #include <gst/base/gstbasetransform.h>
 #include <gst/video/video.h>
 #include <gst/video/gstvideofilter.h>
-#include <sys/prctl.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 G_BEGIN_DECLS
 
-/** Value types for properties and signal parameters. */
+/** GValue types Swift names without GLib's G_TYPE_* macros (see ar_value_gtype). */
 typedef enum {
   AR_VALUE_BOOLEAN,
   AR_VALUE_INT,
@@ -35,46 +32,20 @@ typedef enum {
   AR_VALUE_UINT64,
   AR_VALUE_DOUBLE,
   AR_VALUE_STRING,
-  AR_VALUE_ENUM,      /* property only: a GEnum registered from enum_values */
-  AR_VALUE_POINTER,   /* signal parameter only: e.g. a cairo_t* */
-  AR_VALUE_STRUCTURE, /* signal parameter only: a GstStructure (boxed) */
-  AR_VALUE_BOXED,     /* signal parameter only: the boxed type in ArSignalSpec.param_gtypes */
-  AR_VALUE_NONE       /* signal return type: void */
+  AR_VALUE_POINTER,   /* e.g. a cairo_t* */
+  AR_VALUE_STRUCTURE, /* a GstStructure (boxed) */
+  AR_VALUE_NONE       /* a signal's void return type */
 } ArValueType;
-
-/** One value of an enum property. */
-typedef struct {
-  gint value;
-  const gchar *name;  /* shown by gst-inspect, e.g. "Decode on a worker thread" */
-  const gchar *nick;  /* used in pipelines, e.g. "async" */
-} ArEnumValue;
-
-/** One property. Numbers use the int or double fields according to `type`. */
-typedef struct {
-  ArValueType type;
-  const gchar *name;   /* kebab-case */
-  const gchar *nick;
-  const gchar *blurb;  /* what it does, unit, meaning of special values */
-  gint64 int_min, int_max, int_default;     /* BOOLEAN (default), INT, UINT, INT64, UINT64, ENUM (default) */
-  gdouble double_min, double_max, double_default;
-  const gchar *string_default;              /* STRING; may be NULL */
-  const gchar *enum_type_name;              /* ENUM: GType name, e.g. "ArDetectMode" */
-  const ArEnumValue *enum_values;
-  guint n_enum_values;
-  gboolean mutable_in_playing;              /* may be changed while PLAYING */
-} ArPropertySpec;
 
 /** One GObject signal (G_SIGNAL_RUN_LAST). An action signal is one the application emits
  * (g_signal_emit_by_name) and the element handles, through ArElementVTable.action. */
 typedef struct {
   const gchar *name;
-  ArValueType return_type;
+  GType return_type;          /* G_TYPE_NONE for void */
   guint n_params;
-  const ArValueType *param_types;
+  const GType *param_types;   /* boxed types such as CairoContext let bindings (PyGObject) hand
+                               * the handler a cairo context instead of a bare pointer */
   gboolean is_action;
-  /* n_params GTypes, read for AR_VALUE_BOXED parameters (e.g. CairoContext, so bindings such as
-   * PyGObject hand the handler a cairo context); may be NULL when there are none. */
-  const GType *param_gtypes;
 } ArSignalSpec;
 
 /** Which GStreamer base class the element derives from. */
@@ -83,7 +54,8 @@ typedef enum {
   AR_BASE_VIDEO_SOURCE = 1  /* GstPushSrc producing raw video in TIME format: a src pad */
 } ArBaseKind;
 
-/** Callbacks into Swift. `impl` is the pointer returned by `create`. NULL entries are skipped. */
+/** Callbacks into Swift. `impl` is the pointer returned by `create`. NULL entries are skipped,
+ * except create, destroy, transform_frame and (filters) convert_frame. */
 typedef struct {
   gpointer (*create) (gpointer class_data, GstElement * element);
   void (*destroy) (gpointer impl);
@@ -121,6 +93,9 @@ typedef struct {
    * transform_frame then runs on `out`. With equal input and output formats the filter stays in
    * place and this is not called. */
   GstFlowReturn (*convert_frame) (gpointer impl, GstVideoFrame * in, GstVideoFrame * out);
+  /* Filters: upstream offered fixed `caps` that nothing in the sink template (`accepted`) takes.
+   * Post a WARNING naming both; upstream then fails with a bare "not-negotiated". */
+  void (*refused_caps) (gpointer impl, GstCaps * caps, GstCaps * accepted);
 } ArElementVTable;
 
 /** Everything that describes one element type. */
@@ -136,7 +111,7 @@ typedef struct {
   const gchar *sink_caps;     /* caps string; unused by sources */
   const gchar *src_caps;
   gboolean writes_frame;      /* map frames read-write (drawing) instead of read-only (analysis) */
-  const ArPropertySpec *properties;
+  GParamSpec *const *properties;  /* installed as property ids 1…n (GObject sinks them) */
   guint n_properties;
   const ArSignalSpec *signals;
   guint n_signals;
@@ -152,30 +127,11 @@ gboolean ar_element_register (GstPlugin * plugin, const ArElementSpec * spec);
 void ar_element_emit_signal (GstElement * element, guint signal_index, const GValue * params,
     guint n_params, GValue * return_value);
 
-/** Posts an error (or warning) message like GST_ELEMENT_ERROR. Copies `text` and `debug`. */
-void ar_element_post_message (GstElement * element, GstMessageType type, GQuark domain,
-    gint code, const gchar * text, const gchar * debug, const gchar * file,
-    const gchar * function, gint line);
-
 /** The GType of an ArValueType (e.g. for GValue initialisation from Swift). */
 GType ar_value_gtype (ArValueType type);
 
 /** Registers the arbarcode plugin statically, for applications and tests that link it. */
 gboolean ar_plugin_register_static (void);
-
-/* The calling thread's kernel id, e.g. for setpriority() on one thread, and its name (15 bytes
- * kept; shown by top -H and debuggers). Swift cannot call the variadic syscall() and prctl(). */
-static inline int
-ar_thread_id (void)
-{
-  return (int) syscall (SYS_gettid);
-}
-
-static inline void
-ar_thread_set_name (const char *name)
-{
-  prctl (PR_SET_NAME, name, 0, 0, 0);
-}
 
 G_END_DECLS
 

@@ -1,0 +1,172 @@
+import ARCore
+import Foundation
+import XCTest
+
+/// How often each job's work ran.
+private final class RunLog: @unchecked Sendable {  // `runs` is guarded by `lock`.
+    private let lock = NSLock()
+    private var runs: [Int] = []
+
+    func record(_ job: Int) {
+        lock.lock()
+        runs.append(job)
+        lock.unlock()
+    }
+
+    var jobs: [Int] {
+        lock.lock()
+        defer { lock.unlock() }
+        return runs
+    }
+}
+
+final class DecodeSchedulerTests: XCTestCase {
+    private let executor = SteppedExecutor()
+    private lazy var scheduler = DecodeScheduler<Int>(executor: executor)
+    private let log = RunLog()
+
+    private func submit(_ job: Int) -> Bool {
+        scheduler.submit { [log] in
+            log.record(job)
+            return job
+        }
+    }
+
+    func testTheResultReachesTheFirstFrameAfterTheWorkRanAndOnlyOnce() throws {
+        // Frame 0 submits; the worker runs between frames 2 and 3.
+        XCTAssertTrue(submit(0))
+        XCTAssertNil(scheduler.takeResult(), "frame 1")
+        XCTAssertNil(scheduler.takeResult(), "frame 2")
+        XCTAssertTrue(executor.runNext(), "the work was handed to the executor")
+        XCTAssertEqual(try XCTUnwrap(scheduler.takeResult(), "frame 3: the worker delivered"), 0)
+        XCTAssertNil(scheduler.takeResult(), "frame 4: collected once")
+        XCTAssertEqual(log.jobs, [0])
+    }
+
+    func testOneDecodeInFlightFurtherWorkIsRefusedNotQueued() {
+        XCTAssertTrue(submit(1))
+        XCTAssertFalse(submit(2))
+        XCTAssertFalse(submit(3))
+        XCTAssertEqual(executor.pending, 1)
+        XCTAssertTrue(scheduler.isBusy)
+        executor.runNext()
+        XCTAssertFalse(scheduler.isBusy)
+        XCTAssertEqual(log.jobs, [1], "refused work never runs")
+    }
+
+    func testAWaitingResultRefusesNewWorkUntilCollected() {
+        XCTAssertTrue(submit(1))
+        executor.runNext()
+        XCTAssertFalse(submit(2), "the result of frame 1 waits")
+        XCTAssertEqual(scheduler.takeResult(), 1)
+        XCTAssertTrue(submit(2))
+        executor.runNext()
+        XCTAssertEqual(scheduler.takeResult(), 2)
+    }
+
+    func testCancelDropsWorkNotStartedAndFreesTheWorker() {
+        XCTAssertTrue(submit(1))
+        scheduler.cancel()
+        XCTAssertFalse(scheduler.isBusy)
+        XCTAssertTrue(submit(2), "new frames after the flush are taken at once")
+        while executor.runNext() {}
+        XCTAssertEqual(log.jobs, [2], "the work of frames before the flush never ran")
+        XCTAssertEqual(scheduler.takeResult(), 2)
+    }
+
+    func testCancelDuringADecodeDropsItsLateResultAndKeepsOneInFlight() {
+        let executor = SteppedExecutor()
+        let scheduler = DecodeScheduler<Int>(executor: executor)
+        let refusedWhileRunning = RunLog()
+        XCTAssertTrue(scheduler.submit {
+            // A flush arrives while the decode runs: the decoder is still in use.
+            scheduler.cancel()
+            refusedWhileRunning.record(scheduler.submit { 2 } ? 0 : 1)
+            return 1
+        })
+        executor.runNext()
+        XCTAssertEqual(refusedWhileRunning.jobs, [1], "no second decode while one runs")
+        XCTAssertEqual(executor.pending, 0)
+        XCTAssertNil(scheduler.takeResult(), "the late result belongs to frames before the flush")
+        XCTAssertFalse(scheduler.isBusy)
+        XCTAssertTrue(scheduler.submit { 3 })
+        executor.runNext()
+        XCTAssertEqual(scheduler.takeResult(), 3)
+    }
+
+    func testCancelDropsAWaitingResult() {
+        XCTAssertTrue(submit(1))
+        executor.runNext()
+        scheduler.cancel()
+        XCTAssertNil(scheduler.takeResult())
+        XCTAssertTrue(submit(2))
+    }
+
+    func testStopDropsWaitingWorkRefusesNewWorkAndShutsTheExecutorDown() {
+        XCTAssertTrue(submit(1))
+        scheduler.stop()
+        XCTAssertTrue(executor.shutDown)
+        while executor.runNext() {}
+        XCTAssertEqual(log.jobs, [], "work not started when stopping never runs")
+        XCTAssertFalse(submit(2))
+        XCTAssertNil(scheduler.takeResult())
+    }
+
+    func testARealThreadDeliversTheResult() throws {
+        let queue = DispatchQueue(label: "decode-test")
+        let scheduler = DecodeScheduler<Int>(executor: QueueExecutor(queue: queue))
+        XCTAssertTrue(scheduler.submit { 7 })
+        queue.sync {}  // the work queued before this has run
+        XCTAssertEqual(scheduler.takeResult(), 7)
+        scheduler.stop()
+    }
+}
+
+/// A serial DispatchQueue as executor.
+private struct QueueExecutor: DecodeExecutor {
+    let queue: DispatchQueue
+
+    func execute(_ work: @escaping @Sendable () -> Void) { queue.async(execute: work) }
+    func shutdown() { queue.sync {} }
+}
+
+final class DecodeCadenceTests: XCTestCase {
+    /// The decodes asked for on `frames` frames, each one taken by the worker unless `refused`
+    /// holds its index.
+    private func requests(frames: Int, tracking: Bool, interval: Int, refused: Set<Int> = []) -> [DecodeKind?] {
+        var cadence = DecodeCadence()
+        return (0..<frames).map { frame in
+            let kind = cadence.request(tracking: tracking, interval: interval)
+            if let kind, !refused.contains(frame) { cadence.started(kind) }
+            cadence.frameEnded()
+            return kind
+        }
+    }
+
+    func testWithoutTracksAFullScanAtOnceThenEveryIntervalFrames() {
+        XCTAssertEqual(requests(frames: 7, tracking: false, interval: 3), [.full, nil, nil, .full, nil, nil, .full])
+        XCTAssertEqual(requests(frames: 3, tracking: false, interval: 1), [.full, .full, .full])
+    }
+
+    func testWithTracksRegionsBetweenFullScansAndNeverTwoFullScansInARow() {
+        XCTAssertEqual(requests(frames: 7, tracking: true, interval: 3),
+                       [.full, .regions, .regions, .full, .regions, .regions, .full])
+        XCTAssertEqual(requests(frames: 4, tracking: true, interval: 1), [.full, .regions, .full, .regions])
+    }
+
+    func testAFullScanTheWorkerRefusedIsAskedForAgainOnTheNextFrame() {
+        XCTAssertEqual(requests(frames: 5, tracking: false, interval: 10, refused: [0, 1]), [.full, .full, .full, nil, nil])
+    }
+
+    func testFramesSinceTheLastFullScanCountEndedFrames() {
+        var cadence = DecodeCadence()
+        cadence.started(.full)
+        cadence.frameEnded()
+        cadence.frameEnded()
+        XCTAssertEqual(cadence.framesSinceFull, 2)
+        cadence.started(.regions)
+        XCTAssertEqual(cadence.framesSinceFull, 2, "region re-decodes do not count as full scans")
+        cadence.started(.full)
+        XCTAssertEqual(cadence.framesSinceFull, 0)
+    }
+}
