@@ -127,16 +127,28 @@ public final class BarcodeDetector {
         locator.regions(in: luma)
     }
 
+    /// `quietFrames`: unverified regions no pass read, each with the call from which it is measured again.
+    private var quiet: [(quad: Quad, until: UInt64)] = []
+    /// Calls of `locateAndDecode` so far.
+    private var calls: UInt64 = 0
+
     private func locateAndDecode(_ luma: LumaImage, skipping: [Quad]) -> DetectorResult {
         var unverified = options.maxRegions
         let pool = pool
-        let regions = locator.regions(in: luma, skipping: skipping, forEach: { n, body in pool.run(count: n) { _, i in body(i) } }).filter { r in
+        calls += 1
+        quiet.removeAll { $0.until <= calls }
+        let regions = locator.regions(in: luma, skipping: skipping + quiet.map(\.quad),
+                                      forEach: { n, body in pool.run(count: n) { _, i in body(i) } }).filter { r in
             if skipping.contains(where: { $0.contains(r.quad.center) || r.quad.contains($0.center) }) { return false }
             // A region of a kind no enabled symbology has is neither decoded nor reported.
             if r.kind == .linear && !hasLinear { return false }
             if r.kind == .matrix && !hasMatrix { return false }
             if r.verified || r.outlinedByFinderPatterns { return true }
-            guard unverified > 0 else { return false }
+            guard unverified > 0 else {
+                // Past the budget: not tried on this frame, and left alone as the tried ones are.
+                if options.quietFrames > 0 { quiet.append((r.quad, calls + UInt64(options.quietFrames) + 1)) }
+                return false
+            }
             unverified -= 1
             return true
         }
@@ -146,6 +158,7 @@ public final class BarcodeDetector {
         for (region, codes) in zip(regions, results) {
             if codes.isEmpty {
                 if region.verified { located.append(region) }
+                if !region.verified, options.quietFrames > 0 { quiet.append((region.quad, calls + UInt64(options.quietFrames) + 1)) }
             } else {
                 merge(codes, into: &found)
             }

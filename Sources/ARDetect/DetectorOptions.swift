@@ -21,6 +21,11 @@ public struct DetectorOptions: Equatable, Sendable {
     /// `full`: most unread code-like regions given extra passes per frame (0 = zbar's full-frame scan
     /// only). `regions`: most unverified regions decoded per frame (verified ones are always decoded).
     public var maxRegions: Int
+    /// Video (`regions`): frames an unverified region that no pass read is left alone while it stays
+    /// in place (its cells lie within it, grown by a cell); then it is measured and tried again.
+    /// Background texture and pictures without codes cost a pass per this many frames, not every
+    /// frame. 0 (the default, for stills): every call measures everything.
+    public var quietFrames = 0
     /// Rotate 1D regions so their bars are upright (zbar scans only rows and columns).
     public var rotate: Bool
     /// Retry small regions (shorter side ≤ 400 px) at twice the size.

@@ -41,11 +41,19 @@ public final class ArBarcodeTrack: VideoFilterElement {
         /// Regions only: a video gives a missed code another chance on the next frame, and the
         /// whole-frame fallback of `auto` stalls the decodes (300 ms at 4K). With `locate=auto` the
         /// fallback adds no 1D readings: the region passes see the code again on the next frames.
-        var detector = { var o = DetectorOptions(locate: .regions, threads: 0); o.wholeFrameAdds1D = false; return o }()
+        var detector = {
+            var o = DetectorOptions(locate: .regions, threads: 0)
+            o.wholeFrameAdds1D = false
+            o.quietFrames = ArBarcodeTrack.quietFrames
+            return o
+        }()
         var tracking = TrackingSettings()
     }
 
     public static let defaultSettings = Settings()
+    /// Frames an unverified region that no pass read is left alone while it stays in place
+    /// (`DetectorOptions.quietFrames`).
+    static let quietFrames = 3
 
     public static let metadata = ElementMetadata(
         factoryName: "arbarcodetrack", typeName: "ArBarcodeTrack", longName: "Barcode detector and tracker",

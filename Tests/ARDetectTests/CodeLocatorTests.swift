@@ -78,6 +78,24 @@ final class CodeLocatorTests: XCTestCase {
         XCTAssertTrue(result.located.first?.quad.contains(scene.truth[0].center) ?? false)
     }
 
+    /// `quietFrames` (video): texture that no pass read is not measured again for that many calls
+    /// while it stays in place, so a code printed there waits as long; without it, it is read at once.
+    func testAnUnreadRegionIsLeftAloneForQuietFramesWhileItStaysInPlace() throws {
+        var texture = try DetectScene(width: 400, height: 300)
+        for y in 70..<230 { for x in 120..<280 { texture.image[x, y] = ((x / 4) * 7 + (y / 4) * 13) % 5 < 2 ? 40 : 210 } }
+        var withCode = texture
+        try withCode.add(CodeMatrix.qr(text: "UNDER QUIET"), x: 200, y: 150, module: 3)
+        func readOn(quietFrames: Int) throws -> [Int] {
+            var options = DetectorOptions(locate: .regions)
+            options.quietFrames = quietFrames
+            let detector = try BarcodeDetector(options: options)
+            XCTAssertEqual(texture.detect(detector).count, 0)
+            return (2...6).filter { _ in withCode.detect(detector).map(\.text) == ["UNDER QUIET"] }
+        }
+        XCTAssertEqual(try readOn(quietFrames: 3), [5, 6], "left alone on calls 2–4")
+        XCTAssertEqual(try readOn(quietFrames: 0), [2, 3, 4, 5, 6])
+    }
+
     func testRegionDecodingReadsEachSymbologyAndTheSameWithOneOrFourThreads() throws {
         var scene = try DetectScene(width: 900, height: 600)
         try scene.add(CodeMatrix.qr(text: "THREADS QR"), x: 150, y: 150, module: 4, rotation: 10)
