@@ -40,7 +40,7 @@ public final class ArExport: VideoFilterElement {
         /// Most lines waiting for a TCP consumer.
         var maxQueuedLines = ArExport.defaultMaxQueuedLines
         var records = ExportRecords.frames
-        /// MQTT quality of service, 0 or 1.
+        /// MQTT quality of service, 0, 1 or 2.
         var qos = 1
         /// MQTT on-disk queue directory; nil: `defaultQueueDirectory`.
         var queueDirectory: String?
@@ -92,9 +92,10 @@ public final class ArExport: VideoFilterElement {
         .enumeration("records", "Records", "What a line (an MQTT message) is written for: every frame, frames with codes, "
                          + "or each track added or removed", typeName: "ArExportRecords", \.records, mutableInPlaying: false),
         .int("qos", "MQTT QoS",
-             "mqtt://: 1 = at least once (a message leaves the on-disk queue when the broker acknowledges it), "
-                 + "0 = at most once (when it is written to the socket)",
-             \.qos, range: 0...1, mutableInPlaying: false),
+             "mqtt://: 0 = at most once (a message leaves the on-disk queue when written to the socket), 1 = at least once "
+                 + "(when the broker acknowledges it; after a broker restart a message may come twice), 2 = exactly once "
+                 + "(when the broker completes the exchange)",
+             \.qos, range: 0...2, mutableInPlaying: false),
         .string("queue-dir", "MQTT queue directory",
                 "mqtt://: directory of the on-disk queue (one file per message, kept across restarts; one arexport at a time); "
                     + "default /var/tmp/arexport-UID/HOST_PORT_TOPIC",

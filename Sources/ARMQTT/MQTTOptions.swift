@@ -6,8 +6,9 @@ public struct MQTTOptions: Sendable {
     public var port: UInt16
     /// Topic every message is published to.
     public var topic: String
-    /// 0 (at most once: a message written to the socket counts as delivered) or 1 (at least once:
-    /// a message counts as delivered when the broker acknowledges it).
+    /// 0 (at most once: a message written to the socket counts as delivered), 1 (at least once:
+    /// delivered when the broker acknowledges it) or 2 (exactly once: delivered when the broker
+    /// completes the exchange).
     public var qos: Int32 = 1
     /// Topic of the retained `online`/`offline` status (`offline` is also the last will).
     public var statusTopic: String
@@ -24,8 +25,10 @@ public struct MQTTOptions: Sendable {
     public var queueMaxBytes: Int
     /// Seconds between MQTT keepalive pings when idle.
     public var keepaliveSeconds: Int32 = 30
-    /// Most messages handed to libmosquitto and not yet acknowledged, per connection.
-    public var window = 100
+    /// Most messages sent and not yet acknowledged. MQTT 3.1.1 cannot ask the broker how many it
+    /// takes: mosquitto takes 20 QoS 2 messages at a time (`max_inflight_messages`) and completes
+    /// any more without forwarding them, so the default is 20.
+    public var window = 20
     /// Longest wait between two connection attempts, seconds (attempts start 50 ms apart and double).
     public var maxReconnectDelaySeconds = 2.0
 

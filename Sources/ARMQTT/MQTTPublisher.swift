@@ -9,15 +9,24 @@ import Foundation
 /// thread. That thread owns the libmosquitto client: it connects (again and again, 50 ms to
 /// `maxReconnectDelaySeconds` apart, while the broker is away), publishes the queued messages in
 /// order, at most `window` unacknowledged at a time, and removes each from the disk once it is
-/// delivered (QoS 1: acknowledged by the broker; QoS 0: written to the socket).
+/// delivered (QoS 1: acknowledged with PUBACK; QoS 2: completed with PUBCOMP; QoS 0: written to
+/// the socket).
 ///
-/// Each connection is a new libmosquitto client with a clean session and the same client id: when
-/// a connection ends, the client and whatever it held in memory go away, and the disk queue is the
-/// only copy. The next connection publishes again, in order, every message still on the disk
-/// (sent and never acknowledged, or never sent). So with QoS 1 a subscriber gets every message, in
-/// order; a message arrives twice only if the broker forwarded it and then died before its
-/// acknowledgement reached us (MQTT's QoS 1 contract; a broker that is stopped or restarted answers
-/// what it has read before closing).
+/// One libmosquitto client serves every connection of the publisher: a persistent session
+/// (clean session off) with a fixed client id, so that the broker keeps the state of our QoS 2
+/// exchanges across a reconnection and a restart (with its persistence on). Messages
+/// unacknowledged when a connection ends stay in that client and are sent again, with their
+/// message ids, right after the next CONNACK (libmosquitto's retry); the disk queue is read on
+/// from where it was. QoS 0 messages not written when a connection ends are published again from
+/// the disk. The publisher's first connection is preceded by a clean one that clears what an
+/// earlier process left in the broker's session (its message ids would collide with ours); a
+/// message that process left unacknowledged is still on the disk and is published again.
+///
+/// What a subscriber sees across a broker restart: every message, in order. With QoS 2 each one
+/// exactly once: the broker forwards a message when it gets PUBREL, and it recognises a PUBLISH
+/// sent again by its message id. With QoS 1, a message can come twice: the broker forwards on
+/// PUBLISH, so a message it forwarded and whose PUBACK (ours, or a subscriber's to it) was lost in
+/// the restart is sent again (MQTT's at-least-once contract).
 ///
 /// Status: the retained message `online` is published on `statusTopic` after each connection, and
 /// `offline` when the publisher closes; `offline` is also the last will, which the broker
@@ -67,8 +76,8 @@ public final class MQTTPublisher: @unchecked Sendable {  // Mutable state is gua
     /// Throws a message naming the problem when the options cannot work (queue directory, CA file).
     public init(_ options: MQTTOptions, onEvent: @escaping @Sendable (Event) -> Void = { _ in }) throws {
         guard Self.libraryReady else { throw ExportDestinationError("Could not initialise libmosquitto") }
-        guard options.qos == 0 || options.qos == 1 else {
-            throw ExportDestinationError("MQTT QoS \(options.qos) is not supported (use 0 or 1)")
+        guard (0...2).contains(options.qos) else {
+            throw ExportDestinationError("MQTT QoS \(options.qos) does not exist (use 0, 1 or 2)")
         }
         if let ca = options.caFile, access(ca, R_OK) != 0 {
             throw ExportDestinationError("Could not read the TLS CA file '\(ca)': \(String(cString: strerror(errno)))")
@@ -169,11 +178,10 @@ public final class MQTTPublisher: @unchecked Sendable {  // Mutable state is gua
     private var lastEvent: Event?
 
     private func run() {
+        let client = Client(self)
         var delay = 0.05
         while !isClosing {
-            let session = Session(self)
-            let outcome = session.run()
-            session.destroy()
+            let outcome = client.connectAndServe()
             setConnected(false)
             guard let failure = outcome.failure else { break }
             if outcome.wasAccepted { delay = 0.05 }
@@ -185,6 +193,7 @@ public final class MQTTPublisher: @unchecked Sendable {  // Mutable state is gua
             condition.unlock()
             delay = min(delay * 2, options.maxReconnectDelaySeconds)
         }
+        client.destroy()
         condition.lock()
         queue.close()
         closed = true
@@ -234,15 +243,20 @@ public final class MQTTPublisher: @unchecked Sendable {  // Mutable state is gua
     fileprivate var wakeDescriptor: Int32 { wakeFDs.read }
 }
 
-/// One connection to the broker: a libmosquitto client with a clean session, driven by the
-/// network thread's poll loop. Its callbacks run inside `mosquitto_loop_read`/`_write`, on that thread.
-private final class Session {
+/// The publisher's libmosquitto client, driven by the network thread's poll loop for one
+/// connection after another. Its callbacks run inside `mosquitto_loop_read`/`_write`, on that thread.
+private final class Client {
     unowned let publisher: MQTTPublisher
     private var mosq: OpaquePointer?
+    /// Why the client cannot be used (set up failed); reported on every attempt.
+    private var setupFailure: String?
     /// Message ids handed to libmosquitto and not yet delivered, with their queue sequence numbers.
     private var inflight: [Int32: UInt64] = [:]
-    /// The last queue sequence number handed to libmosquitto on this connection.
+    /// The last queue sequence number handed to libmosquitto.
     private var lastSequence: UInt64?
+    /// Whether the broker may still hold a session of an earlier process with this client id.
+    private var staleSession = true
+    /// This connection: accepted by the broker (CONNACK 0), and why it ended.
     private var accepted = false
     private var failure: String?
     private var statusMid: Int32 = -1
@@ -254,6 +268,7 @@ private final class Session {
 
     init(_ publisher: MQTTPublisher) {
         self.publisher = publisher
+        setupFailure = setUp()
     }
 
     func destroy() {
@@ -268,28 +283,20 @@ private final class Session {
         return String(cString: mosquitto_strerror(rc))
     }
 
-    /// Connects and serves until the connection ends; `failure` is nil when it ended by closing.
-    func run() -> (failure: String?, wasAccepted: Bool) {
-        if let problem = connect() { return (problem, false) }
-        serve()
-        return (failure, accepted)
+    private static func from(_ context: UnsafeMutableRawPointer?) -> Client {
+        Unmanaged<Client>.fromOpaque(context!).takeUnretainedValue()
     }
 
-    private func connect() -> String? {
+    /// Creates the client: callbacks, last will, credentials, TLS. Returns what failed.
+    private func setUp() -> String? {
         let o = publisher.options
-        guard let m = mosquitto_new(o.clientID, true, Unmanaged.passUnretained(self).toOpaque()) else {
+        guard let m = mosquitto_new(o.clientID, false, Unmanaged.passUnretained(self).toOpaque()) else {
             return "could not create an MQTT client"
         }
         mosq = m
-        mosquitto_connect_callback_set(m) { _, context, rc in
-            Session.from(context).connected(rc)
-        }
-        mosquitto_disconnect_callback_set(m) { _, context, rc in
-            Session.from(context).disconnected(rc)
-        }
-        mosquitto_publish_callback_set(m) { _, context, mid in
-            Session.from(context).published(mid)
-        }
+        mosquitto_connect_callback_set(m) { _, context, rc in Client.from(context).connected(rc) }
+        mosquitto_disconnect_callback_set(m) { _, context, rc in Client.from(context).disconnected(rc) }
+        mosquitto_publish_callback_set(m) { _, context, mid in Client.from(context).published(mid) }
         let offline = Array("offline".utf8)
         var rc = mosquitto_will_set(m, o.statusTopic, Int32(offline.count), offline, 1, true)
         guard Self.ok(rc) else { return "could not set the last will on '\(o.statusTopic)': \(Self.reason(rc))" }
@@ -302,13 +309,59 @@ private final class Session {
             guard Self.ok(rc) else { return "could not use the TLS CA file '\(ca)': \(Self.reason(rc))" }
         }
         mosquitto_max_inflight_messages_set(m, UInt32(o.window))
-        rc = mosquitto_connect(m, o.host, Int32(o.port), o.keepaliveSeconds)
-        guard Self.ok(rc) else { return "could not connect to \(o.host):\(o.port): \(Self.reason(rc))" }
         return nil
     }
 
-    private static func from(_ context: UnsafeMutableRawPointer?) -> Session {
-        Unmanaged<Session>.fromOpaque(context!).takeUnretainedValue()
+    /// Connects and serves until the connection ends; `failure` is nil when it ended by closing.
+    func connectAndServe() -> (failure: String?, wasAccepted: Bool) {
+        if let setupFailure { return (setupFailure, false) }
+        accepted = false
+        failure = nil
+        if publisher.options.qos == 0 {
+            // libmosquitto drops QoS 0 packets not written: they are published again from the disk.
+            inflight.removeAll()
+            lastSequence = nil
+        }
+        let o = publisher.options
+        if staleSession {
+            if let problem = clearSession() { return (problem, false) }
+            staleSession = false
+        }
+        let rc = mosquitto_connect(mosq, o.host, Int32(o.port), o.keepaliveSeconds)
+        guard Self.ok(rc) else { return ("could not connect to \(o.host):\(o.port): \(Self.reason(rc))", false) }
+        serve()
+        return (failure, accepted)
+    }
+
+    /// Connects once with a clean session under our client id and disconnects: the broker drops
+    /// whatever session an earlier process left. Returns what failed.
+    private func clearSession() -> String? {
+        let o = publisher.options
+        final class Answer { var code: Int32 = -1 }
+        let answer = Answer()
+        guard let m = mosquitto_new(o.clientID, true, Unmanaged.passUnretained(answer).toOpaque()) else {
+            return "could not create an MQTT client"
+        }
+        defer { mosquitto_destroy(m) }
+        mosquitto_connect_callback_set(m) { _, context, rc in
+            Unmanaged<Answer>.fromOpaque(context!).takeUnretainedValue().code = rc
+        }
+        if o.username != nil || o.password != nil { mosquitto_username_pw_set(m, o.username, o.password) }
+        if let ca = o.caFile { mosquitto_tls_set(m, ca, nil, nil, nil, nil) }
+        let rc = mosquitto_connect(m, o.host, Int32(o.port), o.keepaliveSeconds)
+        guard Self.ok(rc) else { return "could not connect to \(o.host):\(o.port): \(Self.reason(rc))" }
+        let deadline = Date(timeIntervalSinceNow: 5)
+        while answer.code < 0, Date() < deadline, !publisher.closingState().closing {
+            let lrc = mosquitto_loop(m, 100, 1)
+            guard Self.ok(lrc) else { return "the connection was lost (\(Self.reason(lrc)))" }
+        }
+        guard answer.code == 0 else {
+            return answer.code < 0 ? "the broker did not answer" :
+                "the broker refused the connection: \(String(cString: mosquitto_connack_string(answer.code)))"
+        }
+        mosquitto_disconnect(m)
+        _ = mosquitto_loop(m, 100, 1)
+        return nil
     }
 
     private func connected(_ rc: Int32) {
@@ -366,10 +419,10 @@ private final class Session {
                 if !accepted || Date() >= deadline { return }
                 if !goodbye {
                     goodbye = true
+                    statusDelivered = false
                     let offline = Array("offline".utf8)
                     let rc = mosquitto_publish(mosq, &statusMid, publisher.options.statusTopic, Int32(offline.count), offline, 1, true)
                     if !Self.ok(rc) { return }
-                    statusDelivered = false
                 }
                 if statusDelivered {
                     mosquitto_disconnect(mosq)
