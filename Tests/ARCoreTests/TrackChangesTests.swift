@@ -18,6 +18,10 @@ final class TrackChangesTests: XCTestCase {
         step = changes.next([object(3)])
         XCTAssertEqual(step.added.map(\.id), [3])
         XCTAssertEqual(step.removed, [object(1, .lost, x: 7), object(2, x: 5)], "by id, as last seen")
+        step = changes.next([object(3)])
+        XCTAssertEqual(step.added, [])
+        XCTAssertEqual(step.removed, [], "removed once")
+        XCTAssertEqual(changes.next([object(1)]).added.map(\.id), [1], "an id seen again is added again")
     }
 
     func testUntrackedAndLocatedRegionsAreNeverAnnounced() {

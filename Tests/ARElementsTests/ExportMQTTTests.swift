@@ -144,6 +144,30 @@ final class ExportMQTTTests: XCTestCase {
         XCTAssertEqual(try records(subscriber, "cam").map { payload($0) }, (0..<kept).map { "queued \($0)" } + ["after restart"])
     }
 
+    func testMessagesUnacknowledgedWhenTheElementStopsAreSentOnceByTheNextStart() throws {
+        let broker = try TestBroker()
+        let subscriber = try TestSubscriber(broker: broker, topics: ["cam"], qos: 2)
+        let queue = temporaryPath("queue-\(UUID().uuidString)")
+        let properties = "location=mqtt://127.0.0.1:\(broker.port)/cam qos=2 queue-dir=\(queue)"
+        do {
+            let h = harness(properties)
+            XCTAssertNotNil(h.push(h.black, codes: [code("before", quad: quad)], seconds: 0))
+            XCTAssertTrue(waitUntil { self.queued(queue) == 0 }, "delivered while the broker answers")
+            // A frozen broker takes the messages into its socket and acknowledges nothing.
+            broker.pause()
+            for i in 0..<30 { XCTAssertNotNil(h.push(h.black, codes: [code("unacknowledged \(i)", quad: quad)], seconds: Double(i + 1) * 0.04)) }
+        }
+        broker.resume()
+        XCTAssertEqual(queued(queue), 30, "sent or not, none was acknowledged: all stay on the disk")
+        let h = harness(properties)
+        let bus = BusLog(h.element("arexport"))
+        XCTAssertNotNil(h.push(h.black, codes: [code("after", quad: quad)], seconds: 0))
+        XCTAssertTrue(gst_harness_push_event(h.h, gst_event_new_eos()) != 0)
+        XCTAssertEqual(stats(bus).last, [1, 31, 0, 0], "lines, delivered (the earlier ones too), dropped, queued")
+        XCTAssertTrue(waitUntil { subscriber.messages("cam").count >= 32 })
+        XCTAssertEqual(try records(subscriber, "cam").map { payload($0) }, ["before"] + (0..<30).map { "unacknowledged \($0)" } + ["after"])
+    }
+
     func testEventsModeSendsOnlyTracksAddedAndRemovedAndQoS0Delivers() throws {
         let broker = try TestBroker()
         let subscriber = try TestSubscriber(broker: broker, topics: ["cam"])

@@ -92,6 +92,16 @@ final class TestBroker {
         process.waitUntilExit()
     }
 
+    /// Freezes the broker (SIGSTOP): connections stay open, nothing is read or answered.
+    func pause() {
+        if let process { kill(process.processIdentifier, SIGSTOP) }
+    }
+
+    /// Lets a paused broker go on (SIGCONT).
+    func resume() {
+        if let process { kill(process.processIdentifier, SIGCONT) }
+    }
+
     private static func accepts(_ port: UInt16) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
