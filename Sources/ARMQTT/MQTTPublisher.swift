@@ -353,7 +353,8 @@ private final class Client {
         let deadline = Date(timeIntervalSinceNow: 5)
         while answer.code < 0, Date() < deadline, !publisher.closingState().closing {
             let lrc = mosquitto_loop(m, 100, 1)
-            guard Self.ok(lrc) else { return "the connection was lost (\(Self.reason(lrc)))" }
+            // A refusal ends the connection after its CONNACK has been read.
+            guard Self.ok(lrc) || answer.code >= 0 else { return "the connection was lost (\(Self.reason(lrc)))" }
         }
         guard answer.code == 0 else {
             return answer.code < 0 ? "the broker did not answer" :

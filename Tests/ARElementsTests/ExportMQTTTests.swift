@@ -187,6 +187,38 @@ final class ExportMQTTTests: XCTestCase {
         XCTAssertEqual(events, ["0 added A", "1 added B", "2 removed A", "4 removed B"])
     }
 
+    func testTLSWithCredentialsFromTheEnvironmentDeliversAndAWrongPasswordIsRefusedAndQueued() throws {
+        let credentials = try TestCredentials(user: "camera", password: "s3cret")
+        let broker = try TestBroker(listenerOptions: credentials.listenerOptions)
+        let subscriber = try TestSubscriber(broker: broker, topics: ["cam"], host: "localhost",
+                                            options: ["--cafile", credentials.ca, "-u", "camera", "-P", "s3cret"])
+        setenv("AREXPORT_MQTT_USERNAME", "camera", 1)
+        setenv("AREXPORT_MQTT_PASSWORD", "s3cret", 1)
+        defer {
+            unsetenv("AREXPORT_MQTT_USERNAME")
+            unsetenv("AREXPORT_MQTT_PASSWORD")
+        }
+        let location = "location=mqtt://localhost:\(broker.port)/cam tls-ca-file=\(credentials.ca)"
+        do {
+            let h = harness("\(location) queue-dir=\(temporaryPath("q-\(UUID().uuidString)"))")
+            let bus = BusLog(h.element("arexport"))
+            for i in 0..<3 { XCTAssertNotNil(h.push(h.black, codes: [code("tls \(i)", quad: quad)], seconds: Double(i) * 0.04)) }
+            XCTAssertTrue(gst_harness_push_event(h.h, gst_event_new_eos()) != 0)
+            XCTAssertEqual(stats(bus).last, [3, 3, 0, 0])
+        }
+        XCTAssertTrue(waitUntil { subscriber.messages("cam").count >= 3 }, broker.log)
+        XCTAssertEqual(try records(subscriber, "cam").map { payload($0) }, ["tls 0", "tls 1", "tls 2"])
+
+        // A property wins over the environment: a wrong password is refused, the message waits.
+        let queue = temporaryPath("q-\(UUID().uuidString)")
+        let h = harness("\(location) password=wrong queue-dir=\(queue)")
+        let bus = BusLog(h.element("arexport"))
+        XCTAssertNotNil(h.push(h.black, codes: [code("refused", quad: quad)], seconds: 0))
+        XCTAssertTrue(waitUntil { bus.warnings.contains { $0.contains("the broker refused the connection") } })
+        XCTAssertTrue(bus.warnings.contains { $0.contains("not authorised") }, "\(bus.warnings)")
+        XCTAssertEqual(queued(queue), 1)
+    }
+
     func testBadSettingsFailAtStartNamingTheProblem() throws {
         let source = "videotestsrc num-buffers=1 ! video/x-raw,width=64,height=48"
         let file = temporaryPath("not-a-dir-\(UUID().uuidString)")

@@ -38,23 +38,21 @@ final class TestBroker {
 
     static let executable = "/usr/sbin/mosquitto"
 
-    /// A broker on `port` (a free one when nil).
-    init(port: UInt16? = nil) throws {
+    /// A broker on `port` (a free one when nil); `listenerOptions` are mosquitto.conf lines for its
+    /// listener (TLS files, password file).
+    init(port: UInt16? = nil, listenerOptions: [String] = ["allow_anonymous true"]) throws {
         self.port = port ?? freeLoopbackPort()
         directory = temporaryPath("broker-\(UUID().uuidString)")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         // Run as root, mosquitto would switch to the `mosquitto` user, who cannot write here.
         let user = getpwuid(getuid()).map { String(cString: $0.pointee.pw_name) } ?? "root"
-        let config = """
-            user \(user)
-            listener \(self.port) 127.0.0.1
-            allow_anonymous true
-            persistence true
-            # QoS 0 messages wait for a persistent subscriber that is not connected yet, like the others.
-            queue_qos0_messages true
-            persistence_location \(directory)/
-            log_dest file \(directory)/broker.log
-            """
+        let config = (["user \(user)", "listener \(self.port) 127.0.0.1"] + listenerOptions + [
+            "persistence true",
+            // QoS 0 messages wait for a persistent subscriber that is not connected yet, like the others.
+            "queue_qos0_messages true",
+            "persistence_location \(directory)/",
+            "log_dest file \(directory)/broker.log",
+        ]).joined(separator: "\n") + "\n"
         try config.write(toFile: directory + "/mosquitto.conf", atomically: true, encoding: .utf8)
         try start()
     }
@@ -138,10 +136,11 @@ final class TestSubscriber {
     let output: String
     private let process = Process()
 
-    init(broker: TestBroker, topics: [String], qos: Int = 1, clientID: String = "test-sub-\(UUID().uuidString.prefix(8))") throws {
+    init(broker: TestBroker, topics: [String], qos: Int = 1, host: String = "127.0.0.1", options: [String] = [],
+         clientID: String = "test-sub-\(UUID().uuidString.prefix(8))") throws {
         output = temporaryPath("sub-\(clientID).txt")
-        let common = ["-h", "127.0.0.1", "-p", String(broker.port), "-q", String(qos), "-c", "-i", clientID]
-            + topics.flatMap { ["-t", $0] }
+        let common = ["-h", host, "-p", String(broker.port), "-q", String(qos), "-c", "-i", clientID]
+            + options + topics.flatMap { ["-t", $0] }
         let session = Process()
         session.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
         session.arguments = common + ["-E"]
@@ -171,5 +170,41 @@ final class TestSubscriber {
         if let end = text.lastIndex(of: "\n") { text = String(text[...end]) } else { text = "" }
         let prefix = topic + " "
         return text.split(separator: "\n").filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
+    }
+}
+
+/// Runs `executable` with `arguments` and fails the test unless it exits with 0.
+func runTool(_ executable: String, _ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: executable)
+    p.arguments = arguments
+    p.standardOutput = FileHandle.nullDevice
+    p.standardError = FileHandle.nullDevice
+    try p.run()
+    p.waitUntilExit()
+    XCTAssertEqual(p.terminationStatus, 0, "\(executable) \(arguments.joined(separator: " "))", file: file, line: line)
+}
+
+/// A certificate authority and a server certificate for `localhost` it signed (PEM files in a
+/// temporary folder, made with openssl), and a mosquitto password file with one user.
+struct TestCredentials {
+    let directory = temporaryPath("tls-\(UUID().uuidString)")
+    var ca: String { directory + "/ca.pem" }
+    var listenerOptions: [String] {
+        ["cafile \(ca)", "certfile \(directory)/server.pem", "keyfile \(directory)/server.key",
+         "password_file \(directory)/passwords", "allow_anonymous false"]
+    }
+
+    init(user: String, password: String) throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let d = directory, openssl = "/usr/bin/openssl"
+        try runTool(openssl, ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "\(d)/ca.key", "-out", "\(d)/ca.pem",
+                              "-days", "2", "-subj", "/CN=arbarcode test CA"])
+        try runTool(openssl, ["req", "-newkey", "rsa:2048", "-nodes", "-keyout", "\(d)/server.key", "-out", "\(d)/server.csr",
+                              "-subj", "/CN=localhost"])
+        try "subjectAltName=DNS:localhost\n".write(toFile: "\(d)/san.ext", atomically: true, encoding: .utf8)
+        try runTool(openssl, ["x509", "-req", "-in", "\(d)/server.csr", "-CA", "\(d)/ca.pem", "-CAkey", "\(d)/ca.key",
+                              "-CAcreateserial", "-out", "\(d)/server.pem", "-days", "2", "-extfile", "\(d)/san.ext"])
+        try runTool("/usr/bin/mosquitto_passwd", ["-c", "-b", "\(d)/passwords", user, password])
     }
 }
