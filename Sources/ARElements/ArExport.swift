@@ -182,7 +182,7 @@ public final class ArExport: VideoFilterElement {
     static func mqttOptions(_ s: Settings, host: String, port: UInt16, topic: String) -> MQTTOptions {
         let env = ProcessInfo.processInfo.environment
         let safeTopic = String(topic.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." ? $0 : "_" })
-        let directory = s.queueDirectory ?? "/var/tmp/arexport-\(getuid())/\(host)_\(port)_\(safeTopic)"
+        let directory = s.queueDirectory.flatMap { $0.isEmpty ? nil : $0 } ?? "/var/tmp/arexport-\(getuid())/\(host)_\(port)_\(safeTopic)"
         var o = MQTTOptions(host: host, port: port, topic: topic,
                             clientID: s.clientID ?? "arexport-\(ProcessInfo.processInfo.hostName)-\(safeTopic)",
                             queueDirectory: directory, queueMaxBytes: s.queueMaxBytes)

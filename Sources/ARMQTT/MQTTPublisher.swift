@@ -79,6 +79,9 @@ public final class MQTTPublisher: @unchecked Sendable {  // Mutable state is gua
         guard (0...2).contains(options.qos) else {
             throw ExportDestinationError("MQTT QoS \(options.qos) does not exist (use 0, 1 or 2)")
         }
+        for topic in [options.topic, options.statusTopic] where mosquitto_pub_topic_check(topic) != Int32(MOSQ_ERR_SUCCESS.rawValue) {
+            throw ExportDestinationError("'\(topic)' is not a topic to publish to (empty, or holding '+' or '#')")
+        }
         if let ca = options.caFile, access(ca, R_OK) != 0 {
             throw ExportDestinationError("Could not read the TLS CA file '\(ca)': \(String(cString: strerror(errno)))")
         }

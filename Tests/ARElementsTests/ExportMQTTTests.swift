@@ -226,6 +226,7 @@ final class ExportMQTTTests: XCTestCase {
         for (properties, expected) in [("location=mqtt://127.0.0.1:1883", "needs a topic"),
                                        ("location=mqtt://127.0.0.1:99999/t", "bad port '99999'"),
                                        ("location=mqtt://127.0.0.1/a/# queue-dir=\(file)", "cannot hold '#'"),
+                                       ("location=mqtt://127.0.0.1/t status-topic=a/+/status", "'a/+/status' is not a topic to publish to"),
                                        ("location=mqtt://127.0.0.1/t tls-ca-file=/nonexistent/ca.pem", "Could not read the TLS CA file '/nonexistent/ca.pem'"),
                                        ("location=mqtt://127.0.0.1/t queue-dir=\(file)/q", "Could not create the queue directory '\(file)/q'")] {
             let error = runPipeline("\(source) ! arexport \(properties) ! fakesink")

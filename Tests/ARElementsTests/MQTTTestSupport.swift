@@ -3,18 +3,9 @@ import XCTest
 
 /// A free TCP port on loopback (bound, read back and released).
 func freeLoopbackPort() -> UInt16 {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    precondition(fd >= 0)
-    defer { close(fd) }
-    var addr = sockaddr_in()
-    addr.sin_family = sa_family_t(AF_INET)
-    addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let ok = withUnsafeMutablePointer(to: &addr) { p in
-        p.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) == 0 && getsockname(fd, $0, &len) == 0 }
-    }
-    precondition(ok)
-    return UInt16(bigEndian: addr.sin_port)
+    let (fd, port) = loopbackSocket(Int32(SOCK_STREAM.rawValue))
+    close(fd)
+    return port
 }
 
 /// Waits until `condition` holds, checking every 20 ms; false if it still does not after
