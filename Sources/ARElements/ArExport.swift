@@ -184,7 +184,7 @@ public final class ArExport: VideoFilterElement {
         let safeTopic = String(topic.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." ? $0 : "_" })
         let directory = s.queueDirectory.flatMap { $0.isEmpty ? nil : $0 } ?? "/var/tmp/arexport-\(getuid())/\(host)_\(port)_\(safeTopic)"
         var o = MQTTOptions(host: host, port: port, topic: topic,
-                            clientID: s.clientID ?? "arexport-\(ProcessInfo.processInfo.hostName)-\(safeTopic)",
+                            clientID: s.clientID ?? "arexport-\(hostName())-\(safeTopic)",
                             queueDirectory: directory, queueMaxBytes: s.queueMaxBytes)
         o.qos = Int32(s.qos)
         if let status = s.statusTopic, !status.isEmpty { o.statusTopic = status }
@@ -192,6 +192,13 @@ public final class ArExport: VideoFilterElement {
         o.password = s.password ?? env[environmentNames.password]
         o.caFile = s.tlsCAFile ?? env[environmentNames.tlsCAFile]
         return o
+    }
+
+    /// This machine's name (gethostname: no name service lookup).
+    private static func hostName() -> String {
+        var name = [CChar](repeating: 0, count: 256)
+        guard gethostname(&name, name.count - 1) == 0 else { return "localhost" }
+        return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Logs a connection and warns of an outage (once per outage), from the network thread.

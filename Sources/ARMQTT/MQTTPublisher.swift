@@ -43,7 +43,7 @@ public final class MQTTPublisher: @unchecked Sendable {  // Mutable state is gua
 
     /// What became of the messages so far.
     public struct Stats: Equatable, Sendable {
-        /// Messages delivered (QoS 1: acknowledged by the broker).
+        /// Messages delivered (QoS 0: written to the socket; 1: acknowledged; 2: completed).
         public var delivered: UInt64
         /// Messages not queued because the on-disk queue was full, or lost from it (file deleted).
         public var dropped: UInt64
@@ -155,6 +155,8 @@ public final class MQTTPublisher: @unchecked Sendable {  // Mutable state is gua
             closing = true
             closeDeadline = Date(timeIntervalSinceNow: timeoutSeconds)
         }
+        // Cuts a wait between connection attempts short.
+        condition.broadcast()
         condition.unlock()
         wake()
         // A connection attempt blocks the thread; past the timeout the thread finishes on its own.
