@@ -5,6 +5,7 @@ import PackageDescription
 ///
 ///   ARElements ──▶ ARGst ──▶ CGStreamer, ARBridge (plugin/)
 ///       │──▶ ARLines
+///       │──▶ ARMQTT ──▶ CMosquitto, ARLines
 ///       │──▶ ARDetect ──▶ CZBar, ARCore
 ///       │──▶ ARVision ──▶ ARCore
 ///       │──▶ ARRender ──▶ CPangoCairo, ARStyle ──▶ ARCore
@@ -38,6 +39,7 @@ let package = Package(
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CGstRtspServer", pkgConfig: "gstreamer-rtsp-server-1.0",
                        providers: [.apt(["libgstrtspserver-1.0-dev"])]),
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
 
         // The C bridge: GObject/GStreamer boilerplate, generic and table-driven.
         .target(name: "ARBridge", dependencies: ["CGStreamer"], path: "plugin",
@@ -58,12 +60,14 @@ let package = Package(
         .target(name: "ARStyle", dependencies: ["ARCore"]),
         // JSON Lines destinations (files, standard output, UDP, TCP) delivering whole lines only.
         .target(name: "ARLines"),
+        // MQTT publishing (libmosquitto) from a thread of its own, through ARLines' on-disk queue.
+        .target(name: "ARMQTT", dependencies: ["CMosquitto", "ARLines"]),
         // cairo/pango drawing of overlays.
         .target(name: "ARRender", dependencies: ["CPangoCairo", "ARStyle", "ARCore"]),
         // The elements and the plugin's registration list.
         .target(name: "ARElements",
                 dependencies: ["ARGst", "ARDetect", "ARVision", "ARStyle", "ARRender", "ARCodeGen", "ARCore", "CCairoGObject",
-                               "ARLines", "COSShim"]),
+                               "ARLines", "COSShim", "ARMQTT"]),
         // Synthetic code images (QR, EAN-13, Code 128) with exact ground truth.
         .target(name: "ARCodeGen", dependencies: ["CQREncode", "ARCore"]),
         .executableTarget(name: "arclip", dependencies: ["ARCodeGen", "ARCore"]),

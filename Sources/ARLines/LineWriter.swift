@@ -54,6 +54,9 @@ public final class LineWriter {
             name = "tcp://\(host):\(port)"
             target = .connection(LineSender(fd: fd, name: name, maxQueuedLines: maxQueuedLines,
                                             maxQueuedBytes: LineWriter.maxQueuedBytes))
+        case .mqtt(let host, let port, let topic):
+            // Messages go through an MQTT client and an on-disk queue (ARMQTT), not a line stream.
+            throw ExportDestinationError("mqtt://\(host):\(port)/\(topic) is not a line stream: publish with an MQTT client")
         }
     }
 

@@ -7,7 +7,7 @@ import XCTest
 
 /// A loopback socket of `type` bound to a free port, with a receive buffer of `receiveBuffer`
 /// bytes when given (set before `listen`, so an accepted connection has it too).
-private func loopbackSocket(_ type: Int32, receiveBuffer: Int32? = nil) -> (fd: Int32, port: UInt16) {
+func loopbackSocket(_ type: Int32, receiveBuffer: Int32? = nil) -> (fd: Int32, port: UInt16) {
     let fd = socket(AF_INET, type, 0)
     precondition(fd >= 0)
     if var size = receiveBuffer { setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }

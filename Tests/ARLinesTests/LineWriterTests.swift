@@ -140,4 +140,22 @@ final class LineWriterTests: XCTestCase {
         XCTAssertEqual(try ExportDestination.parse("out.jsonl"), .file("out.jsonl"))
         XCTAssertThrowsError(try ExportDestination.parse("udp://host"))
     }
+
+    func testMQTTDestinationsParseWithTopicAndDefaultPort() throws {
+        XCTAssertEqual(try ExportDestination.parse("mqtt://broker:1884/site/cam1"), .mqtt(host: "broker", port: 1884, topic: "site/cam1"))
+        XCTAssertEqual(try ExportDestination.parse("mqtt://broker/codes"), .mqtt(host: "broker", port: 1883, topic: "codes"))
+        XCTAssertEqual(try ExportDestination.parse("mqtt://[::1]:2000/t"), .mqtt(host: "::1", port: 2000, topic: "t"))
+        XCTAssertEqual(try ExportDestination.parse("mqtt://[::1]/t"), .mqtt(host: "::1", port: 1883, topic: "t"))
+    }
+
+    func testMalformedMQTTLocationsNameWhatIsWrong() {
+        for (location, expected) in [("mqtt://broker:1883", "needs a topic"), ("mqtt://broker:1883/", "needs a topic"),
+                                     ("mqtt://broker:x/t", "bad port 'x'"), ("mqtt://broker:0/t", "bad port '0'"),
+                                     ("mqtt://broker:70000/t", "bad port '70000'"), ("mqtt://:1883/t", "needs a host"),
+                                     ("mqtt://broker/a/#", "cannot hold '#'"), ("mqtt://broker/a/+/b", "cannot hold '+'")] {
+            XCTAssertThrowsError(try ExportDestination.parse(location), location) {
+                XCTAssertTrue("\($0)".contains(expected), "\(location): \($0)")
+            }
+        }
+    }
 }
