@@ -18,6 +18,8 @@ build=(pkg-config make libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libg
        ffmpeg
        # systemd-analyze, which checks the arserve service's unit (deploy/arserve.service) in the tests
        systemd
+       # headless Chromium, which loads arserve's browser page in the tests (arserve --http)
+       chromium
        # what the Swift toolchain itself needs to compile and link on Debian 12
        binutils libc6-dev libgcc-12-dev libstdc++-12-dev libcurl4 libxml2 libedit2 libsqlite3-0 libncurses6
        zlib1g-dev tzdata)
