@@ -150,7 +150,7 @@ final class HeadlessChromium {
     static let executable = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
     /// Starts it with a `width` × `height` window and attaches to its tab.
-    init(width: Int = 1100, height: Int = 520) throws {
+    init(width: Int = 1100, height: Int = 500) throws {
         profile = FileManager.default.temporaryDirectory.appendingPathComponent("arserve-chromium-\(UUID().uuidString)")
         process.executableURL = URL(fileURLWithPath: try XCTUnwrap(Self.executable, "chromium is installed (scripts/deps.sh build)"))
         process.arguments = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
@@ -179,6 +179,8 @@ final class HeadlessChromium {
         let page = try XCTUnwrap(targets.first { $0["type"] as? String == "page" }?["webSocketDebuggerUrl"] as? String)
         let path = String(page.drop(while: { $0 != "/" }).dropFirst(2).drop(while: { $0 != "/" }))
         socket = try TestWebSocket(port: devtools, path: path)
+        // The viewport itself `width` × `height` (the window's frame takes some of the window).
+        try call("Emulation.setDeviceMetricsOverride", ["width": width, "height": height, "deviceScaleFactor": 1, "mobile": false])
     }
 
     deinit {
