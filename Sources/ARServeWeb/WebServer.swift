@@ -50,20 +50,23 @@ public final class WebServer: @unchecked Sendable {  // `task` guarded by `lock`
     /// then (it must not be one of Swift concurrency's); throws when the address cannot be bound.
     public func start() throws -> Int {
         let server = self.server
-        let task = Task { try await server.run() }
+        let ended = ResultBox<Bool>()  // set when `run` returns or throws: the address could not be bound
+        let task = Task {
+            defer { ended.set(true) }
+            try await server.run()
+        }
         lock.lock()
         self.task = task
         lock.unlock()
         let port = Blocking.run {
-            do {
-                try await server.waitUntilListening(timeout: 10)
-            } catch {
-                return -1
+            // Listening, or failed: whichever comes first (10 s at most).
+            for _ in 0..<1000 where ended.get() == nil {
+                switch await server.listeningAddress {
+                case .ip4(_, let port), .ip6(_, let port): return Int(port)
+                default: try? await Task.sleep(nanoseconds: 10_000_000)
+                }
             }
-            switch await server.listeningAddress {
-            case .ip4(_, let port), .ip6(_, let port): return Int(port)
-            default: return -1
-            }
+            return -1
         }
         guard port > 0 else {
             task.cancel()
@@ -102,16 +105,20 @@ enum Blocking {
         let done = DispatchSemaphore(value: 0)
         let box = ResultBox<T>()
         Task {
-            box.value = await work()
+            box.set(await work())
             done.signal()
         }
         done.wait()
-        return box.value!
+        return box.get()!
     }
 }
 
-private final class ResultBox<T>: @unchecked Sendable {  // written once before the semaphore is signalled, read after
-    var value: T?
+/// A value set on one thread and read on another.
+private final class ResultBox<T: Sendable>: @unchecked Sendable {  // `value` guarded by `lock`
+    private let lock = NSLock()
+    private var value: T?
+    func set(_ v: T) { lock.lock(); value = v; lock.unlock() }
+    func get() -> T? { lock.lock(); defer { lock.unlock() }; return value }
 }
 
 /// Every request: authentication first, then the page, the status or a camera's WebSocket.

@@ -62,6 +62,10 @@ final class WebPageTests: XCTestCase {
         let port = try serve([("dock", stillCodes(3, width: 640, height: 360)), ("gate", stillCodes(1, width: 320, height: 240))],
                              credentials: login)
         let auth = ["Authorization": login.authorization]
+        // A second server on the same port says so at once.
+        XCTAssertThrowsError(try WebServer(cameras: try XCTUnwrap(server).cameras, options: WebOptions(port: port)).start()) {
+            XCTAssertEqual($0 as? WebServerError, .bind(address: "127.0.0.1", port: port))
+        }
 
         for path in ["/", "/status", "/cameras/dock/ws"] {
             let refused = try XCTUnwrap(httpGet(port: port, path: path))
