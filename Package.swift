@@ -23,6 +23,10 @@ let package = Package(
         .executable(name: "arbench", targets: ["arbench"]),
         .executable(name: "arserve", targets: ["arserve"]),
     ],
+    dependencies: [
+        // A small HTTP and WebSocket server on Swift concurrency (arserve --http).
+        .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
+    ],
     targets: [
         // System libraries, found with pkg-config.
         .systemLibrary(name: "CGStreamer", pkgConfig: "gstreamer-video-1.0",
@@ -75,8 +79,13 @@ let package = Package(
         // Pipeline files (pipelines/*.pipeline): comments, variables, what they output.
         .target(name: "ARPipelines"),
         // RTSP serving of pipeline files with gst-rtsp-server: one camera each, restarted when it fails.
-        .target(name: "ARServe", dependencies: ["ARPipelines", "ARElements", "ARGst", "ARBridge", "CGstRtspServer", "CGstApp", "CGStreamer"]),
-        .executableTarget(name: "arserve", dependencies: ["ARServe", "ARPipelines"]),
+        .target(name: "ARServe", dependencies: ["ARPipelines", "ARWeb", "ARCore", "ARElements", "ARGst", "ARBridge", "CGstRtspServer", "CGstApp", "CGStreamer"]),
+        // What arserve's browser page needs that is not GStreamer: the page, its frame messages,
+        // click mapping, basic authentication.
+        .target(name: "ARWeb", dependencies: ["ARCore"]),
+        // arserve --http: the page, /status and each camera's WebSocket, served with FlyingFox.
+        .target(name: "ARServeWeb", dependencies: ["ARServe", "ARWeb", .product(name: "FlyingFox", package: "FlyingFox")]),
+        .executableTarget(name: "arserve", dependencies: ["ARServe", "ARServeWeb", "ARPipelines"]),
         // Benchmarks and accuracy measurements (release builds), stock GStreamer elements side by side.
         .executableTarget(name: "arbench",
                           dependencies: ["ARElements", "ARGst", "ARDetect", "ARCodeGen", "ARCore", "CGStreamer", "ARBridge",
@@ -88,7 +97,9 @@ let package = Package(
         .testTarget(name: "ARStyleTests", dependencies: ["ARStyle", "ARCore"]),
         .testTarget(name: "ARPipelinesTests", dependencies: ["ARPipelines"]),
         .testTarget(name: "ARServeTests",
-                    dependencies: ["ARServe", "arserve", "ARPipelines", "ARElements", "ARBridge", "ARGst", "CGStreamer"]),
+                    dependencies: ["ARServe", "ARServeWeb", "ARWeb", "arserve", "ARPipelines", "ARElements", "ARBridge", "ARGst",
+                                   "CGStreamer", "ARCore"]),
+        .testTarget(name: "ARWebTests", dependencies: ["ARWeb", "ARCore"]),
         .testTarget(name: "ARRenderTests", dependencies: ["ARRender", "ARStyle", "ARCore"]),
         .testTarget(name: "ARLinesTests", dependencies: ["ARLines", "ARCore"]),
         .testTarget(name: "ARCodeGenTests", dependencies: ["ARCodeGen", "ARCore"]),

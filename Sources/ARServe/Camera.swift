@@ -1,3 +1,6 @@
+import ARCore
+import ARBridge
+import ARGst
 import CGStreamer
 import CGstApp
 import CGstRtspServer
@@ -23,6 +26,10 @@ public final class Camera: @unchecked Sendable {  // counters, state and feeds g
     /// payloading (or, for a file that brings its own payloader `pay0`, the appsrc alone).
     public let mediaLaunch: String
 
+    /// The camera's frames for browsers (`arserve --http`); nil when its file ends in its own RTP
+    /// payloader, which leaves no raw video to show.
+    public let browser: BrowserFeed?
+
     /// The appsink ending the camera's pipeline.
     static let sinkName = "arserve-camera-out"
     /// The appsrc starting a viewer's media (raw video), fed by the camera.
@@ -35,6 +42,8 @@ public final class Camera: @unchecked Sendable {  // counters, state and feeds g
     private let lock = NSLock()
     private var state: CameraState = .stopped
     private var frames = 0
+    /// Codes tracked on the last frame.
+    private var codes = 0
     private var meter = FrameRateMeter()
     private var viewers: Set<Int> = []
     private var restarts = 0
@@ -61,6 +70,7 @@ public final class Camera: @unchecked Sendable {  // counters, state and feeds g
         self.backoff = backoff
         self.timer = timer
         self.log = log
+        browser = encoder == nil ? nil : BrowserFeed(camera: name, log: log)
         // A queue of a few frames at most, the oldest dropped: a viewer's media that stalls
         // (paused, or slower than the camera) never holds the camera back or grows without bound.
         let source = "is-live=true format=time leaky-type=downstream max-bytes=0"
@@ -92,11 +102,12 @@ public final class Camera: @unchecked Sendable {  // counters, state and feeds g
     /// What the camera is doing, what it delivered and who watches, now.
     public var status: CameraStatus {
         let now = DispatchTime.now().uptimeNanoseconds
+        let browserViewers = browser?.viewerCount
         lock.lock()
         defer { lock.unlock() }
         return CameraStatus(name: name, path: path, state: state, frames: frames,
-                            framesPerSecond: meter.framesPerSecond(atNanoseconds: now), viewers: viewers.count,
-                            restarts: restarts, lastError: lastError)
+                            framesPerSecond: meter.framesPerSecond(atNanoseconds: now), codes: codes, viewers: viewers.count,
+                            browserViewers: browserViewers, restarts: restarts, lastError: lastError)
     }
 
     // MARK: Lifecycle
@@ -195,6 +206,8 @@ public final class Camera: @unchecked Sendable {  // counters, state and feeds g
             fail(PipelineMessage(msg).map(CameraFailure.error) ?? .couldNotStart(reason: "an error without a message"), tearingDown: run)
         case GST_MESSAGE_EOS:
             fail(.endOfStream, tearingDown: run)
+        case GST_MESSAGE_ELEMENT:
+            if let tap = CodeTap(msg) { log(.tapped(camera: name, tap)) }
         case GST_MESSAGE_WARNING:
             if let message = PipelineMessage(msg), !run.warnings.contains(message) {
                 run.warnings.append(message)
@@ -254,9 +267,13 @@ public final class Camera: @unchecked Sendable {  // counters, state and feeds g
             if t != GstClockTime.max { runningTime = t }
         }
         let now = DispatchTime.now().uptimeNanoseconds
+        let regions = Buffer(buffer).barcodeRegions()
+        let tracked = regions.filter { $0.trackID != nil && $0.state != .lost && $0.state != .located }
         lock.lock()
         guard id == currentRun else { lock.unlock(); return }
         frames += 1
+        codes = tracked.count
+        let frameNumber = UInt64(frames - 1)
         meter.add(atNanoseconds: now)
         let started = state == .starting
         if started {
@@ -266,6 +283,33 @@ public final class Camera: @unchecked Sendable {  // counters, state and feeds g
         for feed in feeds { feed.push(buffer, caps: caps, run: id, runningTime: runningTime) }
         lock.unlock()
         if started { log(.camera(name: name, state: .running)) }
+        if let browser, browser.viewerCount > 0, let caps, let s = gst_caps_get_structure(caps, 0) {
+            var width: gint = 0, height: gint = 0
+            gst_structure_get_int(s, "width", &width)
+            gst_structure_get_int(s, "height", &height)
+            let record = FrameRecord(frame: frameNumber, ptsNanoseconds: runningTime.map(UInt64.init), width: Int(width), height: Int(height),
+                                     objects: regions.map {
+                                         ObjectRecord(id: $0.trackID ?? 0, symbology: $0.symbology, payload: $0.payload,
+                                                      quad: $0.quad, state: $0.state)
+                                     })
+            browser.push(buffer, caps: caps, record: record, receivedMilliseconds: Date().timeIntervalSince1970 * 1000)
+        }
+    }
+
+    /// Clicks the running pipeline's video at (`x`, `y`), frame pixels: a left-button press and
+    /// release sent upstream from its end, as a video sink sends them, so `aroverlay` toggles the
+    /// code there. False when the camera is not running.
+    @discardableResult
+    public func click(x: Double, y: Double) -> Bool {
+        runLock.lock()
+        defer { runLock.unlock() }
+        guard let run else { return false }
+        let bin = UnsafeMutableRawPointer(run.pipeline).assumingMemoryBound(to: GstBin.self)
+        guard let sink = gst_bin_get_by_name(bin, Self.sinkName) else { return false }
+        defer { gst_object_unref(UnsafeMutableRawPointer(sink)) }
+        let press = gst_element_send_event(sink, gst_navigation_event_new_mouse_button_press(1, x, y, GST_NAVIGATION_MODIFIER_NONE))
+        _ = gst_element_send_event(sink, gst_navigation_event_new_mouse_button_release(1, x, y, GST_NAVIGATION_MODIFIER_NONE))
+        return press != 0
     }
 
     /// A viewer's media was configured (an RTSP client thread): feed its appsrc from now on, or,

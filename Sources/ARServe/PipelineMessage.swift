@@ -1,3 +1,4 @@
+import ARBridge
 import CGStreamer
 
 /// An error or warning a served pipeline posted on its bus: which element, why, and GStreamer's

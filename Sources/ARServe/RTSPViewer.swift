@@ -1,3 +1,4 @@
+import ARBridge
 import CGStreamer
 import Foundation
 

@@ -18,6 +18,8 @@ public enum ServeEvent: Sendable, Equatable, CustomStringConvertible {
     /// A viewer asked for camera `camera` while it was `state` (failed: no frames to give) and was
     /// answered `503 Service Unavailable`.
     case viewerRefused(camera: String, state: CameraState)
+    /// A click on camera `camera`'s video (from the browser page) tapped a code in its pipeline.
+    case tapped(camera: String, CodeTap)
 
     /// The log line without the `arserve: ` prefix, e.g. `viewer 127.0.0.1:50872 connected`,
     /// `camera cam1: failed: end of stream; restarting in 2 s`.
@@ -29,6 +31,7 @@ public enum ServeEvent: Sendable, Equatable, CustomStringConvertible {
         case .camera(let name, let state): return "camera \(name): \(state)"
         case .cameraWarning(let name, let m): return "camera \(name): \(m)"
         case .viewerRefused(let camera, let state): return "camera \(camera): refused a viewer (503 Service Unavailable) while \(state)"
+        case .tapped(let camera, let tap): return "camera \(camera): \(tap)"
         }
     }
 

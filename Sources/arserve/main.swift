@@ -1,12 +1,15 @@
 // arserve: serves pipeline files over RTSP (gst-rtsp-server), one camera each. See `arserve --help`.
 import ARPipelines
 import ARServe
+import ARServeWeb
+import ARWeb
 import CGStreamer
 import CGstRtspServer
 import Foundation
 
 let usage = """
     usage: arserve FILE|FOLDER... [--port 8554] [--path /ar] [--address 127.0.0.1] [--user NAME] [--encoder x264enc|openh264enc]
+                         [--http PORT]
       FILE       a pipeline file (pipelines/*.pipeline) ending in raw video (arserve adds H.264
                  encoding and RTP payloading) or in an RTP payloader named pay0
       FOLDER     every *.pipeline file in it
@@ -17,6 +20,9 @@ let usage = """
       --address  address to bind (default 127.0.0.1, loopback only; 0.0.0.0 for every interface)
       --user     require basic authentication as NAME; the password comes from $ARSERVE_PASSWORD
       --encoder  H.264 encoder (default: x264enc when installed, else openh264enc)
+      --http     also serve a browser page on PORT (same --address and --user): every camera's
+                 video with its codes listed beside it, a click on the video taps the code there;
+                 /status answers each camera's state, fps, codes and viewers as JSON
     Variables ${NAME} / ${NAME:-default} in FILE come from the environment.
     Each camera's pipeline runs from start to stop, watched or not, and is shared by its viewers.
     A camera that fails (an error, or the end of its stream) is started again after 1 s, 2 s,
@@ -34,6 +40,7 @@ func fail(_ message: String, status: Int32) -> Never {
 var options = ServeOptions()
 var files: [String] = []
 var path: String?
+var httpPort: Int?
 var args = Array(CommandLine.arguments.dropFirst())
 while !args.isEmpty {
     let a = args.removeFirst()
@@ -51,6 +58,10 @@ while !args.isEmpty {
         let v = value()
         guard v.hasPrefix("/") else { fail("--path must start with '/', not '\(v)'", status: 2) }
         path = v
+    case "--http":
+        let v = value()
+        guard let p = Int(v), (0...65535).contains(p) else { fail("--http takes a port number from 0 to 65535, not '\(v)'", status: 2) }
+        httpPort = p
     case "--address": options.address = value()
     case "--user":
         let v = value()
@@ -90,6 +101,22 @@ do {
     fail("\(error)", status: 1)
 }
 
+var web: WebServer?
+if let httpPort {
+    do {
+        let credentials = options.user.map { BasicCredentials(user: $0, password: options.password ?? "") }
+        let server = try WebServer(cameras: server.cameras, options: WebOptions(port: httpPort, address: options.address,
+                                                                                credentials: credentials))
+        let port = try server.start()
+        let host = options.address.contains(":") ? "[\(options.address)]" : options.address
+        print("arserve: browser page at http://\(host):\(port)/ (status: /status)")
+        web = server
+    } catch {
+        server.stop()
+        fail("\(error)", status: 1)
+    }
+}
+
 let loop = g_main_loop_new(nil, 0)!
 let quit: GSourceFunc = { data in
     g_main_loop_quit(OpaquePointer(data))
@@ -105,5 +132,6 @@ print("arserve: H.264 \(server.encoder.map { "from \($0.rawValue)" } ?? "from th
 print("arserve: \(ViewerSuggestion.line(url: url)); Ctrl-C stops")
 fflush(nil)  // every C stream (stdout among them)
 g_main_loop_run(loop)
+web?.stop()
 server.stop()
 print("arserve: stopped")
