@@ -36,8 +36,9 @@ public final class ArBarcodeTrack: VideoFilterElement {
         var symbologies: String? = "all"
         var detectMode = DetectMode.auto
         var detectInterval = 1
-        /// Frames between a tracked code's re-decodes (`RedecodeSchedule`).
-        var redecodeInterval = 3
+        /// Frames between a tracked code's re-decodes (`RedecodeSchedule`). 1 by default: at 3 a
+        /// wrong outline from one re-decode (a card over a 1D code) stays uncorrected for frames.
+        var redecodeInterval = 1
         /// Regions only: a video gives a missed code another chance on the next frame, and the
         /// whole-frame fallback of `auto` stalls the decodes (300 ms at 4K). With `locate=auto` the
         /// fallback adds no 1D readings: the region passes see the code again on the next frames.
