@@ -41,6 +41,8 @@ public final class ArOverlay: VideoFilterElement {
         var showLabels = true
         var showLocated = true
         var showOccluded = false
+        /// Keep the labels and boxes of different codes apart and inside the frame (`LabelLayout`).
+        var layout = true
         var showStats = false
         var statsInterval = 0.0
         var tap = true
@@ -76,6 +78,9 @@ public final class ArOverlay: VideoFilterElement {
         .bool("show-occluded", "Show occluded",
               "Draw codes the tracker reports 'occluded' (not seen at their place: covered, torn off, out of the frame) "
                   + "as tracked ones; false: their overlays fade out and stay hidden until the code is seen again", \.showOccluded),
+        .bool("layout", "Layout",
+              "Move the upright labels and boxes of codes whose labels would overlap apart (smoothly, over a few frames), keep "
+                  + "them inside the frame, and draw a leader line from a moved label back to where its code put it", \.layout),
         .bool("show-stats", "Show stats",
               "Draw a panel in the top-left corner: frame rate and time per frame of the last second of stream time, "
                   + "and the codes on this frame (tracked, occluded, located)", \.showStats),
@@ -141,6 +146,8 @@ public final class ArOverlay: VideoFilterElement {
         let stats = ElementStats()
         /// Each code's area as the rules see it (with hysteresis).
         var areas = AreaLevels()
+        /// Where each code's labels were moved on the last frames.
+        var layout = LabelLayout()
         /// The last second's figures, for `show-stats`.
         var panel = FrameStats(intervalNanoseconds: 1_000_000_000)
         var panelReport: FrameStats.Report?
@@ -566,9 +573,11 @@ public final class ArOverlay: VideoFilterElement {
             }
         }
         var taps = TapTargets()
-        for e in changes.visible {
-            let ops = drawOps(for: e, state: state, overrides: shared, generation: generation, defaultFont: defaultFont,
-                              frameHeight: frame.height)
+        var visibleOps = changes.visible.map {
+            drawOps(for: $0, state: state, overrides: shared, generation: generation, defaultFont: defaultFont, frameHeight: frame.height)
+        }
+        if s.layout { layOut(&visibleOps, entries: changes.visible, state: state, frame: frame) }
+        for (e, ops) in zip(changes.visible, visibleOps) {
             for op in ops {
                 tiles += state.renderer.tiles(for: op.op, opacity: e.opacity * op.opacity, frameWidth: frame.width,
                                               frameHeight: frame.height)
@@ -625,6 +634,52 @@ public final class ArOverlay: VideoFilterElement {
             throw ElementError.format("aroverlay could not blend into \(String(cString: gst_video_format_to_string(frame.format))) frames")
         }
         cat.log(.log, element.object, "drew \(tiles.count) tiles for \(changes.visible.count) codes and the located regions")
+    }
+
+    /// Moves each code's upright labels and boxes together so that codes' labels do not overlap and
+    /// stay inside the frame (`LabelLayout`), with a leader line from moved ones back to their place.
+    private func layOut(_ ops: inout [[(op: DrawOp, opacity: Double)]], entries: [OverlayTimeline.Entry], state: State,
+                        frame: VideoFrame) {
+        func screenRect(_ op: DrawOp) -> PlacedRect? {
+            switch op {
+            case .label(_, let rect) where rect.angle == 0: rect
+            case .box(let rect, _, _) where rect.angle == 0: rect
+            default: nil
+            }
+        }
+        var items: [LabelLayout.Item] = [], owners: [Int] = []
+        for (k, e) in entries.enumerated() {
+            guard let id = e.info.trackID else { continue }
+            let rects = ops[k].compactMap { screenRect($0.op)?.bounds }
+            guard let first = rects.first else { continue }
+            let union = rects.dropFirst().reduce(first) { $0.union($1) }
+            items.append(LabelLayout.Item(code: id, index: 0, rect: PlacedRect(union)))
+            owners.append(k)
+        }
+        guard !items.isEmpty else { return }
+        for (placed, (k, item)) in zip(state.layout.place(items, width: Double(frame.width), height: Double(frame.height)),
+                                       zip(owners, items)) {
+            let d = placed.rect.center - item.rect.center
+            guard d.x != 0 || d.y != 0 else { continue }
+            var leaderColor: Color?
+            for n in ops[k].indices {
+                switch ops[k][n].op {
+                case .label(let content, var rect) where rect.angle == 0:
+                    rect.center = rect.center + d
+                    ops[k][n].op = .label(content, rect: rect)
+                    leaderColor = leaderColor ?? content.background ?? content.color
+                case .box(var rect, let color, let radius) where rect.angle == 0:
+                    rect.center = rect.center + d
+                    ops[k][n].op = .box(rect: rect, color: color, radius: radius)
+                    leaderColor = leaderColor ?? color
+                default: break
+                }
+            }
+            if let l = placed.leader, let color = leaderColor {
+                ops[k].insert((.outline(quad: Quad(topLeft: l.from, topRight: l.to, bottomRight: l.to, bottomLeft: l.from), color: color,
+                                        width: 2), 1), at: 0)
+            }
+        }
     }
 
     /// Swaps in a style parsed after a property change (a cheap exchange: the parse is done);
