@@ -143,6 +143,10 @@ final class CodeDetectorStage {
             .uint("threads", "Threads",
                   "Threads decoding regions at once, the streaming thread included (0 = one per core). The output does not "
                       + "depend on it", path.appending(path: \.threads), range: 0...64),
+            .uint("quiet-frames", "Quiet frames",
+                  "Video, locate=regions: frames an unverified code-like region that no pass read (texture, a picture "
+                      + "without a code) is left alone while it stays in place, then measured and tried again (0 = every "
+                      + "frame measures everything)", path.appending(path: \.quietFrames), range: 0...30),
         ]
     }
 

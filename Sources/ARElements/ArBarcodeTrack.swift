@@ -53,8 +53,9 @@ public final class ArBarcodeTrack: VideoFilterElement {
 
     public static let defaultSettings = Settings()
     /// Frames an unverified region that no pass read is left alone while it stays in place
-    /// (`DetectorOptions.quietFrames`).
-    static let quietFrames = 3
+    /// (`DetectorOptions.quietFrames`, property `quiet-frames`). Off by default: at 3, camera seed 11
+    /// lost 0.2 points of sync coverage and 1 of live coverage for 9 % fewer instructions.
+    static let quietFrames = 0
 
     public static let metadata = ElementMetadata(
         factoryName: "arbarcodetrack", typeName: "ArBarcodeTrack", longName: "Barcode detector and tracker",
