@@ -7,6 +7,7 @@ import PackageDescription
 ///       │──▶ ARLines
 ///       │──▶ ARDetect ──▶ CZBar, ARCore
 ///       │──▶ ARVision ──▶ ARCore
+///       │──▶ CGstApp (aroverlay's picture alterations)
 ///       │──▶ ARRender ──▶ CPangoCairo, ARStyle ──▶ ARCore
 ///       │──▶ CCairoGObject
 ///       └──▶ ARCodeGen ──▶ CQREncode, ARCore
@@ -60,7 +61,7 @@ let package = Package(
         // The elements and the plugin's registration list.
         .target(name: "ARElements",
                 dependencies: ["ARGst", "ARDetect", "ARVision", "ARStyle", "ARRender", "ARCodeGen", "ARCore", "CCairoGObject",
-                               "ARLines"]),
+                               "ARLines", "CGstApp"]),
         // Synthetic code images (QR, EAN-13, Code 128) with exact ground truth.
         .target(name: "ARCodeGen", dependencies: ["CQREncode", "ARCore"]),
         .executableTarget(name: "arclip", dependencies: ["ARCodeGen", "ARCore"]),

@@ -1,0 +1,130 @@
+@testable import ARElements
+import ARCodeGen
+import ARCore
+import ARGst
+import CGStreamer
+import CGstCheck
+import Foundation
+import XCTest
+
+/// Generated posters for `arrecttrack`: a framed picture on a painted wall, moving and turning.
+enum PosterClip {
+    static let width = 320, height = 240
+    static let wall = PosterScene.wall(width: width, height: height, seed: 3)
+    static let picture = PosterScene.picture(width: 160, height: 120, seed: 3)
+    static let caps = "video/x-raw,format=RGBA,width=\(width),height=\(height),framerate=30/1"
+
+    /// Frame `i` of `count`: the poster drifts and turns up to 45° and back; its true corners.
+    static func frame(_ i: Int, of count: Int) -> (rgba: [UInt8], quad: Quad) {
+        let quad = PosterScene.quad(time: Double(i) / Double(count), frameWidth: width, frameHeight: height,
+                                    posterWidth: 120, posterHeight: 90)
+        return (PosterScene.compose(picture, onto: wall, at: quad).pixels, quad)
+    }
+
+    static func pts(_ i: Int) -> UInt64 { UInt64(i) * 33_333_333 }
+}
+
+extension Harness {
+    /// A bus for the harness's elements' messages (element messages, warnings).
+    func attachBus() -> UnsafeMutablePointer<GstBus> {
+        let bus = gst_bus_new()!
+        gst_element_set_bus(h.pointee.element, bus)
+        return bus
+    }
+}
+
+/// Element messages named `name` waiting on `bus`, as text.
+func elementMessages(_ bus: UnsafeMutablePointer<GstBus>, named name: String) -> [String] {
+    var out: [String] = []
+    while let msg = gst_bus_pop_filtered(bus, GST_MESSAGE_ELEMENT) {
+        defer { gst_mini_object_unref(UnsafeMutableRawPointer(msg).assumingMemoryBound(to: GstMiniObject.self)) }
+        if let s = gst_message_get_structure(msg), String(cString: gst_structure_get_name(s)) == name,
+           let text = gst_structure_to_string(s) {
+            out.append(String(cString: text))
+            g_free(text)
+        }
+    }
+    return out
+}
+
+final class RectTrackTests: XCTestCase {
+    /// Found on the first frame and followed through a drift and a turn to 45° and back: one
+    /// rectangle on every frame, always the same id, median corner error within 2 % of its size.
+    func testAMovingTiltingPosterIsFollowedUnderOneID() {
+        let harness = Harness("arrecttrack", caps: PosterClip.caps)
+        let count = 45
+        var errors: [Double] = []
+        var ids = Set<UInt64>()
+        for i in 0..<count {
+            let (rgba, truth) = PosterClip.frame(i, of: count)
+            guard let out = harness.process(rgba, ptsNanoseconds: PosterClip.pts(i)) else { return XCTFail("no buffer \(i)") }
+            let rects = out.regions.filter { $0.kind == .rectangle }
+            XCTAssertEqual(rects.count, 1, "frame \(i): \(rects.map(\.quad))")
+            guard let r = rects.first else { continue }
+            ids.insert(r.trackID ?? 0)
+            XCTAssertEqual(r.symbology, "rectangle")
+            XCTAssertNotNil(r.aspect)
+            XCTAssertNotNil(r.confidence)
+            errors.append(r.quad.maxCornerDistance(to: truth) / truth.meanSide)
+        }
+        XCTAssertEqual(ids, [1])
+        let median = errors.sorted()[errors.count / 2]
+        XCTAssertLessThanOrEqual(median, 0.02, "corner errors (fraction of the size): \(errors)")
+    }
+
+    /// A plain wall, a textured background (shelves, print, stripes) and a barcode alone give no rectangles.
+    func testWallsTextureAndABarcodeAreNotRectangles() throws {
+        var plain = try GrayImage(width: 320, height: 240, fill: 0)
+        for y in 0..<240 { for x in 0..<320 { plain.pixels[y * 320 + x] = UInt8(140 + (x + y) / 40 + (x * 7 + y * 13) % 5) } }
+        var code = TexturedBackground.image(width: 320, height: 240, seed: 5)
+        _ = try CodeRenderer().render(try CodeMatrix.qr(text: "NOT A POSTER"),
+                                      placement: CodePlacement(center: Point(x: 160, y: 120), moduleSize: 5, rotationDegrees: 8),
+                                      into: &code)
+        let scenes: [(String, GrayImage)] = [("plain wall", plain), ("textured", TexturedBackground.image(width: 320, height: 240, seed: 2)),
+                                             ("barcode", code)]
+        for (name, image) in scenes {
+            let harness = Harness("arrecttrack search-rate=30", caps: PosterClip.caps)
+            for i in 0..<3 {
+                let out = harness.process(image.rgbaFrame(), ptsNanoseconds: PosterClip.pts(i))
+                XCTAssertEqual(out?.regions.filter { $0.kind == .rectangle }.count, 0, "\(name), frame \(i)")
+            }
+        }
+    }
+
+    /// The rectified picture comes with the rectangle: in the metas, in `reference-image` and as a PNG.
+    func testTheReferencePictureIsAttachedAndWritten() throws {
+        let path = temporaryPath("poster-%u.png")
+        let harness = Harness("arrecttrack snapshot=\(path)", caps: PosterClip.caps)
+        let out = harness.process(PosterClip.frame(0, of: 45).rgba, ptsNanoseconds: 0)
+        let rect = try XCTUnwrap(out?.regions.first { $0.kind == .rectangle })
+        let reference = try XCTUnwrap(rect.reference)
+        // The picture is 4:3 (120 × 90 seen upright): its reference keeps that shape.
+        XCTAssertEqual(Double(reference.width) / Double(reference.height), 4.0 / 3.0, accuracy: 0.05)
+        let png = try Data(contentsOf: URL(fileURLWithPath: path.replacingOccurrences(of: "%u", with: "1")))
+        XCTAssertEqual(Array(png.prefix(4)), [0x89, 0x50, 0x4e, 0x47])
+        // The reference shows the picture: its centre pixel is the picture's centre pixel's colour.
+        let rgba = reference.rgba
+        let c = (reference.height / 2 * reference.width + reference.width / 2) * 4
+        let truth = PosterClip.picture.rgb(x: 80, y: 60)
+        XCTAssertEqual(Double(rgba[c]), Double(truth.r), accuracy: 40)
+        XCTAssertEqual(Double(rgba[c + 1]), Double(truth.g), accuracy: 40)
+        XCTAssertEqual(Double(rgba[c + 2]), Double(truth.b), accuracy: 40)
+    }
+
+    /// JSON Lines: every object carries its kind; a rectangle has its aspect and confidence.
+    func testJSONLinesCarryTheKindOfEveryObject() throws {
+        let path = temporaryPath("rect-\(UUID().uuidString).jsonl")
+        do {
+            let harness = Harness("arrecttrack ! arexport location=\(path)", caps: PosterClip.caps)
+            for i in 0..<2 { _ = harness.process(PosterClip.frame(i, of: 45).rgba, ptsNanoseconds: PosterClip.pts(i)) }
+        }
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(lines.count, 2)
+        for line in lines {
+            let record = try FrameRecord(jsonLine: String(line))
+            XCTAssertEqual(record.objects.map(\.kind), [.rectangle])
+            XCTAssertTrue(line.contains(#""state":"detected","kind":"rectangle","aspect":"#) || line.contains(#""kind":"rectangle","aspect":"#), String(line))
+            XCTAssertFalse(line.contains(#""data""#))
+        }
+    }
+}
