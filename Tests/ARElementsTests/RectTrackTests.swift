@@ -128,3 +128,44 @@ final class RectTrackTests: XCTestCase {
         }
     }
 }
+
+final class AlteredPictureTests: XCTestCase {
+    override func setUp() { ArOverlay.alterations.update { $0 = InlineStyleLoads() } }
+    override func tearDown() { ArOverlay.alterations.update { $0 = BackgroundJobs() } }
+
+    /// `"source": "target", "alter": "videobalance saturation=0"`: the poster's own picture, greyed
+    /// once, lands on the poster on every frame while the wall around it keeps its colour.
+    func testTheGreyedPictureLandsOnThePosterAndIsAlteredOnce() throws {
+        let style = temporaryPath("altered-\(UUID().uuidString).json")
+        try #"{"fade": 0, "rules": [{"match": {"kind": "rectangle"}, "overlays": [{"type": "image", "source": "target", "alter": "videobalance saturation=0"}]}]}"#
+            .write(toFile: style, atomically: true, encoding: .utf8)
+        let harness = Harness("arrecttrack ! aroverlay style=\(style)", caps: PosterClip.caps)
+        let bus = harness.attachBus()
+        defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
+        for i in 0..<6 {
+            let (rgba, truth) = PosterClip.frame(i, of: 45)
+            let out = try XCTUnwrap(harness.process(rgba, ptsNanoseconds: PosterClip.pts(i)))
+            let pixels = out.bytes
+            func colourfulness(_ p: [UInt8], _ x: Int, _ y: Int) -> Int {
+                let o = (y * PosterClip.width + x) * 4
+                return max(Int(p[o]), Int(p[o + 1]), Int(p[o + 2])) - min(Int(p[o]), Int(p[o + 1]), Int(p[o + 2]))
+            }
+            var inside = 0, grey = 0, wasColourful = 0
+            for v in stride(from: 0.1, through: 0.9, by: 0.1) {
+                for u in stride(from: 0.1, through: 0.9, by: 0.1) {
+                    let p = truth.anchorPoint(u: u, v: v)
+                    inside += 1
+                    if colourfulness(pixels, Int(p.x), Int(p.y)) <= 12 { grey += 1 }
+                    if colourfulness(rgba, Int(p.x), Int(p.y)) > 30 { wasColourful += 1 }
+                }
+            }
+            XCTAssertGreaterThan(wasColourful * 2, inside, "the picture is colourful")
+            XCTAssertGreaterThanOrEqual(Double(grey) / Double(inside), 0.95, "frame \(i): the poster is grey")
+            // The wall (warm) is untouched around it.
+            for (x, y) in [(10, 10), (310, 10), (10, 230), (310, 230)] {
+                XCTAssertGreaterThan(colourfulness(pixels, x, y), 30, "frame \(i): wall at (\(x), \(y))")
+            }
+        }
+        XCTAssertEqual(elementMessages(bus, named: "arbarcode-alteration").count, 1, "altered once, not per frame")
+    }
+}
