@@ -8,7 +8,7 @@ import Foundation
 /// mean side), coverage (frames where the poster is reported within 5 % of its size), id changes,
 /// and time per frame (pyramid, tracking and the throttled searches, one thread).
 enum RectBench {
-    static let command = BenchCommand(name: "rect", summary: "[--clips N] [--frames N] [--size WxH] [--rate SEARCHES/S]: poster tracking error, coverage, ms/frame",
+    static let command = BenchCommand(name: "rect", summary: "[--clips N] [--frames N] [--size WxH] [--rate SEARCHES/S] [--write FILE.rgba]: poster tracking error, coverage, ms/frame",
                                       run: run)
 
     static func run(_ args: [String]) throws {
@@ -21,6 +21,11 @@ enum RectBench {
         let size = frameSizes(value("--size", "640x480")).first ?? (640, 480)
         let rate = Double(value("--rate", "2")) ?? 2
         let frameNs: UInt64 = 33_333_333
+        // The first clip's frames as raw RGBA, for a video to try the pipelines on.
+        let raw = args.firstIndex(of: "--write").map { _ in value("--write", "") }
+        if let raw { _ = FileManager.default.createFile(atPath: raw, contents: nil) }
+        let rawFile = raw.flatMap { FileHandle(forWritingAtPath: $0) }
+        defer { try? rawFile?.close() }
         var errors: [Double] = [], covered = 0, total = 0, idChanges = 0, found = 0
         var trackMs: [Double] = [], searchMs: [Double] = []
         for clip in 0..<clips {
@@ -34,7 +39,9 @@ enum RectBench {
             for i in 0..<frames {
                 let truth = PosterScene.quad(time: Double(i) / Double(frames), frameWidth: size.width, frameHeight: size.height,
                                              posterWidth: pw, posterHeight: ph)
-                let luma = PosterScene.compose(picture, onto: wall, at: truth).luma()
+                let composed = PosterScene.compose(picture, onto: wall, at: truth)
+                if clip == 0 { rawFile?.write(Data(composed.pixels)) }
+                let luma = composed.luma()
                 let t = UInt64(i) * frameNs
                 let t0 = DispatchTime.now().uptimeNanoseconds
                 let pyramid = LumaPyramid(LumaPlane(width: luma.width, height: luma.height, pixels: luma.pixels)!, levelCount: 4)
