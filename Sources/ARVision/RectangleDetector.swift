@@ -27,6 +27,13 @@ public struct RectangleCandidate: Hashable, Sendable {
     public var aspect: Double
     /// Share of the outline on strong edges running its way, lowered where they run on past the corners, 0…1.
     public var confidence: Double
+
+    /// A candidate at `quad` (pixels) with its `aspect` and `confidence` (0…1).
+    public init(quad: Quad, aspect: Double, confidence: Double) {
+        self.quad = quad
+        self.aspect = aspect
+        self.confidence = confidence
+    }
 }
 
 /// Finds convex quadrilaterals likely to be pictures, posters, screens or labels on a luma plane.

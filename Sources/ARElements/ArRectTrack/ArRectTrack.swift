@@ -84,7 +84,7 @@ public final class ArRectTrack: VideoFilterElement {
         var previous: LumaPyramid?
         /// The pyramid of the frame the worker searches, to carry its results forward.
         var jobPyramid: LumaPyramid?
-        var worker: RectSearchWorker?
+        var worker: OneJobWorker<RectSearchWorker.Job, RectSearchWorker.Result>?
         var references: [UInt64: TargetReference] = [:]
         var frameCount: UInt64 = 0
         var frameDurationNanoseconds: UInt64 = 33_333_333
@@ -134,7 +134,7 @@ public final class ArRectTrack: VideoFilterElement {
         state.reset()
         let s = settings.snapshot
         if state.worker == nil, s.detectMode == .async || (s.detectMode == .auto && TrackLiveness.upstreamIsLive(element)) {
-            state.worker = RectSearchWorker()
+            state.worker = RectSearchWorker.make()
         }
         cat.log(.info, element.object, "searching \(state.worker == nil ? "on the streaming thread (sync)" : "on a worker thread (async)")")
     }
@@ -174,7 +174,7 @@ public final class ArRectTrack: VideoFilterElement {
                 detections = Self.carry(result.found, from: state.jobPyramid, to: pyramid)
                 cat.log(.log, element.object, "worker: \(result.found.count) rectangles from frame \(result.frame), carried to \(index)")
             }
-            if state.throttle.isDue(at: timestamp), worker.submit(pyramid, frame: index, detector: detector) {
+            if state.throttle.isDue(at: timestamp), worker.submit(.init(pyramid: pyramid, frame: index, detector: detector)) {
                 state.throttle.started(at: timestamp)
                 state.jobPyramid = pyramid
             }
