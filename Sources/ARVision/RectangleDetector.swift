@@ -343,19 +343,19 @@ public struct RectangleDetector: Sendable {
             let n = max(8, Int(len))
             for k in 0..<n {
                 let base = p + (q - p) * (0.08 + 0.84 * (Double(k) + 0.5) / Double(n))
-                var best = (0.0, 0.0)
                 var profile: [Double] = []
                 for o in -3...3 {
                     let e = base + normal * Double(o)
                     let x = Int(e.x), y = Int(e.y)
                     guard x > 0, y > 0, x < g.width - 1, y < g.height - 1 else { profile.append(0); continue }
                     let idx = y * g.width + x
-                    let across = abs(Double(g.gx[idx]) * normal.x + Double(g.gy[idx]) * normal.y)
-                    profile.append(across)
-                    if across > best.1 { best = (Double(o), across) }
+                    profile.append(abs(Double(g.gx[idx]) * normal.x + Double(g.gy[idx]) * normal.y))
                 }
-                let at = Int(best.0) + 3
-                guard best.1 >= Double(edgeThreshold), at > 0, at < 6 else { continue }
+                // The edge nearest the side, not the strongest near it: a picture's frame has an
+                // inner edge a few pixels in, often stronger than its outline.
+                let peaks = (1..<6).filter { profile[$0] >= Double(edgeThreshold) && profile[$0] >= profile[$0 - 1] && profile[$0] >= profile[$0 + 1] }
+                guard let at = peaks.min(by: { abs($0 - 3) < abs($1 - 3) }) else { continue }
+                let best = (Double(at - 3), profile[at])
                 let l = profile[at - 1], m = profile[at], r = profile[at + 1]
                 let den = l - 2 * m + r
                 let shift = den < 0 ? max(-0.5, min(0.5, 0.5 * (l - r) / den)) : 0
