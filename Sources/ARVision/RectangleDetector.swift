@@ -224,7 +224,7 @@ public struct RectangleDetector: Sendable {
 
     /// The straight run of a region's pixels through its seed (`region[0]`): a line started across
     /// the seed's gradient and refitted (weighted by magnitude) to the pixels within 1.5 pixels of
-    /// it whose gradient is across it, kept to the stretch around the seed without gaps of more than 3 pixels, so texture the
+    /// it whose gradient is across it, over a stretch around the seed that doubles each round, kept to the stretch around the seed without gaps of more than 3 pixels, so texture the
     /// region grew into is left out. Returns the segment (nil when shorter than `minLength`) and
     /// the pixels it holds.
     private func fitSegment(_ region: [Int], _ g: Gradients, minLength: Double) -> (Segment?, Set<Int>) {
@@ -236,12 +236,15 @@ public struct RectangleDetector: Sendable {
         let seedPoint = c
         var kept: [Int] = []
         var extent = (0.0, 0.0)
-        for _ in 0..<4 {
+        // The stretch considered doubles each round, the line refitted each time: a direction a
+        // few degrees off at the seed cannot reach a parallel edge nearby at the far ends.
+        for reach in [8.0, 16, 32, 64, 128, 256, .infinity] {
             let normal = Point(x: -d.y, y: d.x)
+            let ts = (seedPoint - c).x * d.x + (seedPoint - c).y * d.y
             var near: [(o: Int, t: Double)] = []
             for o in region {
                 let v = Point(x: Double(o % w) + 0.5, y: Double(o / w) + 0.5) - c
-                guard abs(v.x * normal.x + v.y * normal.y) <= 1.5 else { continue }
+                guard abs(v.x * normal.x + v.y * normal.y) <= 1.5, abs(v.x * d.x + v.y * d.y - ts) <= reach else { continue }
                 // Its gradient across the line (within 20°): texture touching the edge is left out.
                 let gx = Double(g.gx[o]), gy = Double(g.gy[o])
                 guard abs(gx * normal.x + gy * normal.y) >= 0.94 * (gx * gx + gy * gy).squareRoot() else { continue }
@@ -249,7 +252,6 @@ public struct RectangleDetector: Sendable {
             }
             near.sort { $0.t < $1.t }
             // The gap-free stretch holding the seed.
-            let ts = (seedPoint - c).x * d.x + (seedPoint - c).y * d.y
             guard let at = near.indices.min(by: { abs(near[$0].t - ts) < abs(near[$1].t - ts) }) else { return (nil, []) }
             var lo = at, hi = at
             while lo > 0, near[lo].t - near[lo - 1].t <= 3 { lo -= 1 }
