@@ -267,6 +267,8 @@ public final class ArOverlay: VideoFilterElement {
 
     public func stop() {
         state = nil
+        // Track ids start again with the next run upstream: its pictures are not these.
+        pictures.update { $0 = [:] }
         shared.update {
             $0.running = false
             $0.pendingStyle = nil
@@ -408,6 +410,9 @@ public final class ArOverlay: VideoFilterElement {
 
     /// Forgets every overlay (flush, discontinuity): no track is on screen any more.
     private func resetTimeline() {
+        pictures.update { $0 = [:] }
+        state?.pendingPictures = []
+        state?.failedPictures = []
         state?.timeline.reset()
         state?.stats.reset()
         state?.panel.reset()
