@@ -87,6 +87,7 @@ let package = Package(
         .testTarget(name: "ARLinesTests", dependencies: ["ARLines", "ARCore"]),
         .testTarget(name: "ARCodeGenTests", dependencies: ["ARCodeGen", "ARCore"]),
         .testTarget(name: "ARElementsTests",
-                    dependencies: ["ARElements", "ARGst", "ARCore", "ARCodeGen", "ARRender", "CGstCheck", "CGStreamer", "ARBridge"]),
+                    dependencies: ["ARElements", "ARGst", "ARCore", "ARCodeGen", "ARRender", "ARVision", "CGstCheck", "CGStreamer",
+                                   "ARBridge"]),
     ]
 )

@@ -2,6 +2,7 @@
 import ARCodeGen
 import ARCore
 import ARGst
+import ARVision
 import CGStreamer
 import CGstCheck
 import Foundation
@@ -109,6 +110,21 @@ final class RectTrackTests: XCTestCase {
         XCTAssertEqual(Double(rgba[c]), Double(truth.r), accuracy: 40)
         XCTAssertEqual(Double(rgba[c + 1]), Double(truth.g), accuracy: 40)
         XCTAssertEqual(Double(rgba[c + 2]), Double(truth.b), accuracy: 40)
+    }
+
+    /// Async mode: a search of frame N lands on frame N + k moved by the picture's own motion.
+    func testASearchResultIsCarriedToTheFrameItLandsOn() throws {
+        func pyramid(_ i: Int) -> (LumaPyramid, Quad) {
+            let quad = PosterScene.quad(time: Double(i) / 45, frameWidth: PosterClip.width, frameHeight: PosterClip.height,
+                                        posterWidth: 120, posterHeight: 90)
+            let luma = PosterScene.compose(PosterClip.picture, onto: PosterClip.wall, at: quad).luma()
+            return (LumaPyramid(LumaPlane(width: luma.width, height: luma.height, pixels: luma.pixels)!, levelCount: 4), quad)
+        }
+        let (searched, then) = pyramid(0), (landed, now) = pyramid(6)
+        XCTAssertGreaterThan(then.maxCornerDistance(to: now), 8, "the poster moved in between")
+        let carried = ArRectTrack.carry([RectangleCandidate(quad: then, aspect: 0.75, confidence: 0.99)], from: searched, to: landed)
+        let moved = try XCTUnwrap(carried.first)
+        XCTAssertLessThanOrEqual(moved.quad.maxCornerDistance(to: now), 0.02 * now.meanSide)
     }
 
     /// JSON Lines: every object carries its kind; a rectangle has its aspect and confidence.

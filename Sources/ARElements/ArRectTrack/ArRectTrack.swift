@@ -207,16 +207,16 @@ public final class ArRectTrack: VideoFilterElement {
                   counts: [("tracks", live.count), ("occluded", live.filter { $0.state == .occluded }.count)], element: element)
     }
 
-    /// Rectangles found on an older frame (whose pyramid is `from`) moved onto this one by the
-    /// image motion; kept where they were when it cannot be measured.
+    /// Rectangles found on an older frame (whose pyramid is `from`) moved onto this one by their
+    /// own texture's motion across the frames between (as they are followed); dropped when it
+    /// cannot be measured (the next search finds them again).
     static func carry(_ found: [RectangleCandidate], from: LumaPyramid?, to: LumaPyramid) -> [RectangleCandidate] {
-        guard let from, from.width == to.width, from.height == to.height else { return found }
-        let estimator = QuadMotionEstimator()
-        return found.map { c in
-            guard let m = estimator.estimate(c.quad, from: from, to: to) else { return c }
+        guard let from, from.width == to.width, from.height == to.height else { return [] }
+        return found.compactMap { c in
+            guard var target = PlanarTarget(quad: c.quad, pyramid: from), target.track(from: from, to: to) else { return nil }
             var moved = c
-            moved.quad = m.transform.apply(c.quad)
-            return moved.quad.isPlausibleMove(from: c.quad) ? moved : c
+            moved.quad = target.quad
+            return moved
         }
     }
 
