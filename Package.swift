@@ -8,6 +8,7 @@ import PackageDescription
 ///       │──▶ ARMQTT ──▶ CMosquitto, ARLines
 ///       │──▶ ARDetect ──▶ CZBar, ARCore
 ///       │──▶ ARVision ──▶ ARCore
+///       │──▶ CGstApp (aroverlay's picture alterations)
 ///       │──▶ ARRender ──▶ CPangoCairo, ARStyle ──▶ ARCore
 ///       │──▶ CCairoGObject, COSShim
 ///       └──▶ ARCodeGen ──▶ CQREncode, ARCore
@@ -71,7 +72,7 @@ let package = Package(
         // The elements and the plugin's registration list.
         .target(name: "ARElements",
                 dependencies: ["ARGst", "ARDetect", "ARVision", "ARStyle", "ARRender", "ARCodeGen", "ARCore", "CCairoGObject",
-                               "ARLines", "COSShim", "ARMQTT"]),
+                               "ARLines", "COSShim", "ARMQTT", "CGstApp"]),
         // Synthetic code images (QR, EAN-13, Code 128) with exact ground truth.
         .target(name: "ARCodeGen", dependencies: ["CQREncode", "ARCore"]),
         .executableTarget(name: "arclip", dependencies: ["ARCodeGen", "ARCore"]),
@@ -104,6 +105,7 @@ let package = Package(
         .testTarget(name: "ARLinesTests", dependencies: ["ARLines", "ARCore"]),
         .testTarget(name: "ARCodeGenTests", dependencies: ["ARCodeGen", "ARCore"]),
         .testTarget(name: "ARElementsTests",
-                    dependencies: ["ARElements", "ARGst", "ARCore", "ARCodeGen", "ARRender", "CGstCheck", "CGStreamer", "ARBridge"]),
+                    dependencies: ["ARElements", "ARGst", "ARCore", "ARCodeGen", "ARRender", "ARVision", "CGstCheck", "CGStreamer",
+                                   "ARBridge"]),
     ]
 )

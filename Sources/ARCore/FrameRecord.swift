@@ -18,11 +18,14 @@ public enum FrameRecordError: Error, Hashable, Sendable {
     case invalidBase64
 }
 
-/// One code on one frame, as written in the JSON Lines output.
+/// One target on one frame, as written in the JSON Lines output.
 ///
 /// A `located` region (seen, not yet read) has `id` 0, a symbology class (`1D` or `2D`) and an
-/// empty payload; its line has no `data` key.
+/// empty payload; its line has no `data` key. A rectangle (`kind` `rectangle`) has symbology
+/// `rectangle`, no payload (no `data` key), and its `aspect` and `confidence`.
 public struct ObjectRecord: Hashable, Sendable {
+    /// What the target is; `code` for codes and located regions.
+    public var kind: TargetKind
     /// Track id (unique in the stream, from 1); 0 when not tracked, always 0 for `located` regions.
     public var id: UInt64
     /// Symbology name, e.g. "QR-Code"; for `located` regions the class, `1D` or `2D`.
@@ -33,9 +36,17 @@ public struct ObjectRecord: Hashable, Sendable {
     public var quad: Quad
     /// How the track was seen on this frame.
     public var state: TrackState
+    /// Rectangles: the shorter side over the longer (0…1), as seen; nil for other kinds.
+    public var aspect: Double?
+    /// Rectangles: how sure the detector was (0…1, the share of the outline on strong edges); nil for other kinds.
+    public var confidence: Double?
 
     /// A record with every field given (quad in pixels).
-    public init(id: UInt64, symbology: String, payload: [UInt8], quad: Quad, state: TrackState) {
+    public init(id: UInt64, symbology: String, payload: [UInt8], quad: Quad, state: TrackState, kind: TargetKind = .code,
+                aspect: Double? = nil, confidence: Double? = nil) {
+        self.kind = kind
+        self.aspect = aspect
+        self.confidence = confidence
         self.id = id
         self.symbology = symbology
         self.payload = payload
@@ -53,11 +64,14 @@ public struct ObjectRecord: Hashable, Sendable {
 /// One frame of the public JSON Lines schema:
 ///
 ///     {"frame":0,"pts":null,"width":640,"height":480,"objects":[{"id":1,"symbology":"QR-Code",
-///      "data":"hi","quad":[[10,10],[50,10],[50,50],[10,50]],"state":"detected"}]}
+///      "data":"hi","quad":[[10,10],[50,10],[50,50],[10,50]],"state":"detected","kind":"code"}]}
 ///
 /// Keys are written in exactly that order, without spaces. When a payload is not valid UTF-8, `data`
 /// holds its lossy decoding (U+FFFD replacements) and `"data_base64"` (standard, padded) follows it.
-/// A `located` region (seen, not read) has neither: `{"id":0,"symbology":"2D","quad":[…],"state":"located"}`.
+/// A `located` region (seen, not read) has neither: `{"id":0,"symbology":"2D","quad":[…],"state":"located","kind":"code"}`.
+/// Every object ends with its `"kind"` (`code`, `rectangle`, `note`); a rectangle has no `data` and
+/// ends with `"aspect"` and `"confidence"` (0…1, 2 decimals):
+/// `{"id":3,"symbology":"rectangle","quad":[…],"state":"tracked","kind":"rectangle","aspect":0.75,"confidence":0.93}`.
 /// Quad coordinates are pixels rounded to 2 decimals, printed without exponent or trailing zeros;
 /// non-finite coordinates are written as `null` (and read back as NaN).
 public struct FrameRecord: Hashable, Sendable {
@@ -69,7 +83,7 @@ public struct FrameRecord: Hashable, Sendable {
     public var width: Int
     /// Frame height, pixels.
     public var height: Int
-    /// The codes reported on this frame.
+    /// The targets reported on this frame.
     public var objects: [ObjectRecord]
 
     /// A record with every field given (pts in nanoseconds, size in pixels).
@@ -91,8 +105,8 @@ public struct FrameRecord: Hashable, Sendable {
             let text = String(decoding: object.payload, as: UTF8.self)
             out += "{\"id\":\(object.id),\"symbology\":"
             out += FrameRecord.jsonString(object.symbology)
-            // A located region was not read: it has no data to write.
-            if object.state != .located {
+            // A located region was not read, a rectangle has no payload: no data to write.
+            if object.state != .located && object.kind != .rectangle {
                 out += ",\"data\":" + FrameRecord.jsonString(text)
                 if Array(text.utf8) != object.payload {
                     out += ",\"data_base64\":\"" + Data(object.payload).base64EncodedString() + "\""
@@ -101,7 +115,10 @@ public struct FrameRecord: Hashable, Sendable {
             out += ",\"quad\":["
             out += object.quad.corners.map { "[\(FrameRecord.jsonNumber($0.x)),\(FrameRecord.jsonNumber($0.y))]" }
                 .joined(separator: ",")
-            out += "],\"state\":\"\(object.state.rawValue)\"}"
+            out += "],\"state\":\"\(object.state.rawValue)\",\"kind\":\"\(object.kind.rawValue)\""
+            if let a = object.aspect { out += ",\"aspect\":" + FrameRecord.jsonNumber(a) }
+            if let c = object.confidence { out += ",\"confidence\":" + FrameRecord.jsonNumber(c) }
+            out += "}"
         }
         out += "]}"
         return out
@@ -109,7 +126,8 @@ public struct FrameRecord: Hashable, Sendable {
 
     /// Parses one line written by `jsonLine()` (surrounding whitespace allowed, unknown keys ignored).
     /// The payload comes from `data_base64` when present, else from the UTF-8 of `data`; `data` may be
-    /// absent only on a `located` object (its payload is then empty).
+    /// absent only on a `located` object or a rectangle (its payload is then empty). A missing
+    /// `kind` (lines written before kinds existed) reads as `code`.
     public init(jsonLine: String) throws(FrameRecordError) {
         let parsed: Any
         do {
@@ -139,7 +157,14 @@ public struct FrameRecord: Hashable, Sendable {
         let symbology = try value(o, "symbology", as: String.self)
         let stateName = try value(o, "state", as: String.self)
         guard let state = TrackState(rawValue: stateName) else { throw .invalidState(stateName) }
-        let data = try state == .located && o["data"] == nil ? "" : value(o, "data", as: String.self)
+        var kind = TargetKind.code
+        if o["kind"] != nil {
+            let name = try value(o, "kind", as: String.self)
+            guard let k = TargetKind(rawValue: name) else { throw .wrongType("kind") }
+            kind = k
+        }
+        let optionalData = state == .located || kind != .code
+        let data = try optionalData && o["data"] == nil ? "" : value(o, "data", as: String.self)
         var payload = Array(data.utf8)
         if o["data_base64"] != nil {
             let encoded = try value(o, "data_base64", as: String.self)
@@ -154,7 +179,10 @@ public struct FrameRecord: Hashable, Sendable {
                   let x = coordinate(xy[0]), let y = coordinate(xy[1]) else { throw .invalidQuad }
             points.append(Point(x: x, y: y))
         }
-        return ObjectRecord(id: id, symbology: symbology, payload: payload, quad: Quad(points)!, state: state)
+        let aspect = try o["aspect"] == nil ? nil : value(o, "aspect", as: Double.self)
+        let confidence = try o["confidence"] == nil ? nil : value(o, "confidence", as: Double.self)
+        return ObjectRecord(id: id, symbology: symbology, payload: payload, quad: Quad(points)!, state: state, kind: kind,
+                            aspect: aspect, confidence: confidence)
     }
 
     /// A quad coordinate: a JSON number, or `null` for a non-finite value.

@@ -291,9 +291,7 @@ public final class ArExport: VideoFilterElement {
 
     public func transform(_ frame: VideoFrame) throws {
         guard let output else { return }
-        let objects = frame.barcodeRegions.map {
-            ObjectRecord(id: $0.trackID ?? 0, symbology: $0.symbology, payload: $0.payload, quad: $0.quad, state: $0.state)
-        }
+        let objects = frame.barcodeRegions.map(\.record)
         var record = FrameRecord(frame: frameIndex, ptsNanoseconds: frame.buffer.ptsNanoseconds, width: frame.width,
                                  height: frame.height, objects: objects)
         frameIndex += 1

@@ -34,6 +34,13 @@ public struct InlineStyleLoads: StyleLoadExecutor {
 /// Codes in state `occluded` (the tracker no longer sees them at their place) fade out as on
 /// expiry and stay undrawn while occluded; seen again, they fade back in (`show-occluded` draws
 /// them as tracked codes).
+///
+/// Rectangles (`arrecttrack`) are matched by rules with `"match": {"kind": "rectangle"}`. An image
+/// overlay `{"type": "image", "source": "target", "alter": "CHAIN"}` draws the rectangle's own
+/// picture as first found (the reference image `arrecttrack` attaches to the metas), passed once
+/// through the GStreamer filter chain CHAIN off the streaming thread (`alterations`; an element
+/// message `arbarcode-alteration` says when each is done), warped onto the rectangle's quad on
+/// every frame. Until the altered picture is ready, nothing is drawn for that overlay.
 public final class ArOverlay: VideoFilterElement {
     public struct Settings: Sendable {
         var font: String? = "Sans Bold"
@@ -151,6 +158,12 @@ public final class ArOverlay: VideoFilterElement {
         /// The last second's figures, for `show-stats`.
         var panel = FrameStats(intervalNanoseconds: 1_000_000_000)
         var panelReport: FrameStats.Report?
+        /// Reference pictures of the rectangles on this frame, by track id.
+        var references: [UInt64: TargetReference] = [:]
+        /// Altered pictures asked for and not yet collected.
+        var pendingPictures: Set<PictureKey> = []
+        /// Pictures whose alteration failed, warned about once each.
+        var failedPictures: Set<PictureKey> = []
 
         init(style: Style, hint: String?, images: ImageLoader) {
             self.style = style
@@ -190,6 +203,12 @@ public final class ArOverlay: VideoFilterElement {
         var countGeneration = -1
     }
 
+    /// One altered picture: a rectangle's reference through one chain (nil: unaltered).
+    struct PictureKey: Hashable {
+        var trackID: UInt64
+        var alter: String?
+    }
+
     /// A style parsed off the streaming thread, with the settings it was made from.
     struct PendingStyle {
         var request: Int
@@ -201,10 +220,15 @@ public final class ArOverlay: VideoFilterElement {
     /// Where styles set while playing are parsed (`InlineStyleLoads`: in the property setter).
     /// Tests set an executor they step by hand; every element started after reads it.
     static let styleLoads = SettingsStore<any StyleLoadExecutor>(InlineStyleLoads())
+    /// Where pictures are altered (`BackgroundJobs`: a background queue). Tests set an executor
+    /// that runs them inline.
+    static let alterations = SettingsStore<any StyleLoadExecutor>(BackgroundJobs())
 
     private let element: ElementHandle
     private let settings: SettingsStore<Settings>
     private let shared = SettingsStore(Overrides())
+    /// Altered pictures, written by the alteration jobs, read by the streaming thread.
+    private let pictures = SettingsStore([PictureKey: Result<OverlayImage, PictureAlteration.Failure>]())
     private var state: State?
 
     public init(element: ElementHandle, settings: SettingsStore<Settings>) {
@@ -250,6 +274,8 @@ public final class ArOverlay: VideoFilterElement {
 
     public func stop() {
         state = nil
+        // Track ids start again with the next run upstream: its pictures are not these.
+        pictures.update { $0 = [:] }
         shared.update {
             $0.running = false
             $0.pendingStyle = nil
@@ -391,6 +417,9 @@ public final class ArOverlay: VideoFilterElement {
 
     /// Forgets every overlay (flush, discontinuity): no track is on screen any more.
     private func resetTimeline() {
+        pictures.update { $0 = [:] }
+        state?.pendingPictures = []
+        state?.failedPictures = []
         state?.timeline.reset()
         state?.stats.reset()
         state?.panel.reset()
@@ -531,19 +560,25 @@ public final class ArOverlay: VideoFilterElement {
         let frameSeconds = Double(frame.buffer.durationNanoseconds ?? 33_333_333) / 1e9
         let t = frame.buffer.ptsNanoseconds.map { Double($0) / 1e9 } ?? Double(state.frameIndex) * frameSeconds
         let regions = frame.barcodeRegions
+        state.references = [:]
+        for r in regions { if let id = r.trackID, let reference = r.reference { state.references[id] = reference } }
         let frameArea = Double(max(1, frame.width * frame.height))
         let sightings = regions.filter { $0.state != .lost && $0.state != .located }.map { r in
             let fraction = r.quad.area / frameArea
             return CodeSighting(info: CodeInfo(symbology: r.symbology, text: r.text, trackID: r.trackID,
                                                expanded: r.trackID.map(shared.expanded.contains) ?? false,
-                                               area: r.trackID.map { state.areas.area(of: $0, fraction: fraction) } ?? fraction),
+                                               area: r.trackID.map { state.areas.area(of: $0, fraction: fraction) } ?? fraction,
+                                               kind: r.kind),
                                 quad: r.quad, detected: r.state == .detected, occluded: r.state == .occluded && !s.showOccluded)
         }
         state.areas.keep(Set(sightings.compactMap(\.info.trackID)))
         let changes = state.timeline.update(sightings, at: t, frameSeconds: frameSeconds)
         let generation = state.generation &+ shared.generation
 
-        for e in changes.removed { state.resolved[e.key] = nil }
+        for e in changes.removed {
+            state.resolved[e.key] = nil
+            if case .track(let id) = e.key { pictures.update { $0 = $0.filter { $0.key.trackID != id } } }
+        }
         if !changes.created.isEmpty || !changes.removed.isEmpty {
             func ids(_ entries: [OverlayTimeline.Entry]) -> Set<UInt64> {
                 Set(entries.compactMap { if case .track(let id) = $0.key { id } else { nil } })
@@ -567,7 +602,7 @@ public final class ArOverlay: VideoFilterElement {
         // Located regions first: the codes' overlays are drawn over them.
         for r in regions where s.showLocated && r.state == .located {
             let overlays = locatedOverlays(r.symbology, state: state, generation: generation)
-            for op in drawOps(overlays, quad: r.quad, what: "located \(r.symbology) region", state: state,
+            for op in drawOps(overlays, quad: r.quad, trackID: nil, what: "located \(r.symbology) region", state: state,
                               defaultFont: defaultFont, frameHeight: frame.height) {
                 tiles += state.renderer.tiles(for: op.op, opacity: op.opacity, frameWidth: frame.width, frameHeight: frame.height)
             }
@@ -724,7 +759,7 @@ public final class ArOverlay: VideoFilterElement {
             }
             state.resolved[e.key] = (e.info, generation, overlays)
         }
-        return drawOps(overlays, quad: e.quad, what: "code '\(ImageFile.printable(e.info.text, maxCharacters: 80))'", state: state,
+        return drawOps(overlays, quad: e.quad, trackID: e.info.trackID, what: "code '\(ImageFile.printable(e.info.text, maxCharacters: 80))'", state: state,
                        defaultFont: defaultFont, frameHeight: frameHeight)
     }
 
@@ -738,7 +773,7 @@ public final class ArOverlay: VideoFilterElement {
     }
 
     /// `overlays` placed on `quad` (frame pixels); `what` names the code in warnings.
-    private func drawOps(_ overlays: [ResolvedOverlay], quad: Quad, what: String, state: State, defaultFont: String,
+    private func drawOps(_ overlays: [ResolvedOverlay], quad: Quad, trackID: UInt64?, what: String, state: State, defaultFont: String,
                          frameHeight: Int) -> [(op: DrawOp, opacity: Double)] {
         var ops: [(DrawOp, Double)] = []
         for o in overlays {
@@ -759,6 +794,9 @@ public final class ArOverlay: VideoFilterElement {
                 let size = state.renderer.size(of: label)
                 let rect = spec.placement.resolve(on: quad, natural: .fixed(width: size.width, height: size.height))
                 ops.append((.label(label, rect: rect), spec.opacity))
+            case .image where spec.fromTarget:
+                guard let trackID, let image = picture(PictureKey(trackID: trackID, alter: spec.alter), state: state) else { continue }
+                ops.append((.warp(image, quad: quad), spec.opacity))
             case .image:
                 // Loaded off the streaming thread: an image not loaded yet is not drawn yet.
                 let image: OverlayImage
@@ -784,6 +822,37 @@ public final class ArOverlay: VideoFilterElement {
             }
         }
         return ops
+    }
+
+    /// The altered picture `key` names, once its alteration is done; asks for it (off the streaming
+    /// thread, `alterations`) the first time, when the track's reference picture is on this frame.
+    private func picture(_ key: PictureKey, state: State) -> OverlayImage? {
+        if let done = pictures.snapshot[key] {
+            state.pendingPictures.remove(key)
+            switch done {
+            case .success(let image): return image
+            case .failure(let why):
+                if state.failedPictures.insert(key).inserted { element.postWarning(.settings("aroverlay: \(why)")) }
+                return nil
+            }
+        }
+        guard !state.pendingPictures.contains(key), let reference = state.references[key.trackID] else { return nil }
+        state.pendingPictures.insert(key)
+        let pictures = self.pictures, element = self.element
+        Self.alterations.snapshot.execute {
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            let result = PictureAlteration.run(reference, chain: key.alter, name: "picture of rectangle \(key.trackID)")
+            pictures.update { $0[key] = result }
+            let m = OwnedStructure(name: "arbarcode-alteration")
+            m.set("track-id", uint64: key.trackID)
+            m.set("alter", string: key.alter ?? "")
+            m.set("done", bool: (try? result.get()) != nil)
+            m.set("milliseconds", double: Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+            element.postElementMessage(m)
+        }
+        // Run inline (tests), the picture is there already.
+        if case .success(let image)? = pictures.snapshot[key] { state.pendingPictures.remove(key); return image }
+        return nil
     }
 
     /// Reports an image that cannot be drawn, once per path (remembering at most 1024 paths).

@@ -13,5 +13,6 @@ public func arSwiftPluginInit(_ plugin: OpaquePointer?) -> gboolean {
     ok = registerElement(ArExport.self, plugin: plugin) && ok
     ok = registerElement(ArStamp.self, plugin: plugin) && ok
     ok = registerElement(ArCodeSrc.self, plugin: plugin) && ok
+    ok = registerElement(ArRectTrack.self, plugin: plugin) && ok
     return ok ? 1 : 0
 }

@@ -45,9 +45,9 @@ enum TrackEvents {
             let s = OwnedStructure(name: messageName)
             s.set("frame", uint64: frame.index)
             if let pts = frame.ptsNanoseconds { s.set("pts", uint64: pts) }
-            s.set("added", structures: frame.added.map { $0.structure() })
-            s.set("removed", structures: frame.removed.map { $0.structure() })
-            if updates { s.set("updated", structures: frame.updated.map { $0.structure() }) }
+            s.set("added", structures: frame.added.map { $0.structure(reference: false) })
+            s.set("removed", structures: frame.removed.map { $0.structure(reference: false) })
+            if updates { s.set("updated", structures: frame.updated.map { $0.structure(reference: false) }) }
             element.postElementMessage(s)
         }
         emit(added, frame.added, element)
@@ -60,7 +60,7 @@ enum TrackEvents {
         for r in regions {
             var params = [GValue()]
             g_value_init(&params[0], ar_value_gtype(AR_VALUE_STRUCTURE))
-            g_value_take_boxed(&params[0], UnsafeRawPointer(r.structure().release()))
+            g_value_take_boxed(&params[0], UnsafeRawPointer(r.structure(reference: false).release()))
             element.emitSignal(index, &params)
             g_value_unset(&params[0])
         }

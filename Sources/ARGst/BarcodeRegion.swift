@@ -1,9 +1,9 @@
 import ARCore
 import CGStreamer
 
-/// One code on a buffer.
+/// One target on a buffer: a code (the original kind, hence the name) or a rectangle.
 ///
-/// Codes travel in two forms, written together by `Buffer.setBarcodeRegions`:
+/// Targets travel in two forms, written together by `Buffer.setBarcodeRegions`:
 /// - one standard `GstVideoRegionOfInterestMeta` per code, for any GStreamer element:
 ///   `roi_type` = symbology (e.g. `QR-Code`), `id` = track id (-1 before tracking), x/y/w/h = the
 ///   quad's bounding box, and a params structure named `arbarcode` (fields below);
@@ -14,8 +14,13 @@ import CGStreamer
 ///
 /// `arbarcode` fields: `data` (string, UTF-8 with replacement), `payload` (GBytes, exact bytes),
 /// `symbology` (string), `quad` (array of 8 doubles: x0,y0 … x3,y3 in pixels, clockwise from the
-/// code's own top-left), `state` (`detected` | `tracked` | `lost` | `located`), `quality` (int) and,
-/// once tracked, `track-id` (uint64).
+/// code's own top-left), `state` (`detected` | `tracked` | `occluded` | `lost` | `located`), `quality`
+/// (int), `kind` (`code` | `rectangle` | `note`) and, once tracked, `track-id` (uint64).
+///
+/// A rectangle (`kind` = `rectangle`, from `arrecttrack`) has `symbology` = `rectangle` (also the
+/// ROI's `roi_type`), no `data` or `payload`, and `aspect` (double, shorter side over longer, 0…1)
+/// and `confidence` (double, 0…1); in the metas (not in messages or signals) it also carries
+/// `reference`: a GstSample holding its picture as first found, rectified (RGBA, upright).
 ///
 /// A `located` region (seen by a localizer, not read by any decode pass) has no payload and no
 /// track id: `roi_type` and `symbology` are its class (`1D` or `2D`), `id` is -1, and its structure
@@ -39,6 +44,14 @@ public struct BarcodeRegion: Equatable, Sendable {
     public var state: TrackState
     /// Detector quality (zbar: scan lines that agreed); 0 when unknown.
     public var quality: Int
+    /// What the target is.
+    public var kind: TargetKind = .code
+    /// Rectangles: shorter side over longer, 0…1, as seen; nil for other kinds.
+    public var aspect: Double?
+    /// Rectangles: detection confidence, 0…1; nil for other kinds.
+    public var confidence: Double?
+    /// Rectangles: the picture rectified as first found; nil when none travels with it.
+    public var reference: TargetReference?
 
     public init(trackID: UInt64?, symbology: String, payload: [UInt8], quad: Quad, state: TrackState, quality: Int) {
         self.trackID = trackID
@@ -55,13 +68,32 @@ public struct BarcodeRegion: Equatable, Sendable {
         self.init(trackID: nil, symbology: symbologyClass, payload: [], quad: quad, state: .located, quality: quality)
     }
 
+    /// A rectangle (`kind` `rectangle`, symbology `rectangle`, no payload): `aspect` and
+    /// `confidence` in 0…1, `quad` in frame pixels.
+    public init(rectangleID trackID: UInt64?, quad: Quad, state: TrackState, aspect: Double, confidence: Double,
+                reference: TargetReference? = nil) {
+        self.init(trackID: trackID, symbology: TargetKind.rectangle.rawValue, payload: [], quad: quad, state: state, quality: 0)
+        kind = .rectangle
+        self.aspect = aspect
+        self.confidence = confidence
+        self.reference = reference
+    }
+
     /// The payload as text (UTF-8; invalid sequences replaced).
     public var text: String { String(decoding: payload, as: UTF8.self) }
 
-    /// The `arbarcode` structure describing this code (without `data` and `payload` when `located`).
-    public func structure() -> OwnedStructure {
+    /// This target as a JSON Lines object (id 0 when not tracked).
+    public var record: ObjectRecord {
+        ObjectRecord(id: trackID ?? 0, symbology: symbology, payload: payload, quad: quad, state: state, kind: kind,
+                     aspect: aspect, confidence: confidence)
+    }
+
+    /// The `arbarcode` structure describing this target (without `data` and `payload` when
+    /// `located` or not a code); with `reference` false, without the reference picture (messages
+    /// and signals: small structures).
+    public func structure(reference withReference: Bool = true) -> OwnedStructure {
         let s = OwnedStructure(name: BarcodeRegion.paramsName)
-        if state != .located {
+        if state != .located && kind == .code {
             s.set("data", string: text)
             s.set("payload", bytes: payload)
         }
@@ -70,6 +102,10 @@ public struct BarcodeRegion: Equatable, Sendable {
         s.set("state", string: state.rawValue)
         s.set("quality", int: Int32(clamping: quality))
         if let id = trackID { s.set("track-id", uint64: id) }
+        s.set("kind", string: kind.rawValue)
+        if let aspect { s.set("aspect", double: aspect) }
+        if let confidence { s.set("confidence", double: confidence) }
+        if withReference, let reference { s.set("reference", sample: reference.sample) }
         return s
     }
 
@@ -85,6 +121,10 @@ public struct BarcodeRegion: Equatable, Sendable {
                   quad: quad,
                   state: structure.string("state").flatMap(TrackState.init(rawValue:)) ?? .detected,
                   quality: Int(structure.int("quality") ?? 0))
+        kind = structure.string("kind").flatMap(TargetKind.init(rawValue:)) ?? .code
+        aspect = structure.double("aspect")
+        confidence = structure.double("confidence")
+        reference = structure.sample("reference").map(TargetReference.init(retaining:))
     }
 }
 

@@ -78,6 +78,14 @@ public final class OwnedStructure {
         take(field, &v)
     }
 
+    /// Stores `sample` (a GstSample, e.g. a picture with its caps), adding a reference.
+    public func set(_ field: String, sample: OpaquePointer) {
+        var v = GValue()
+        g_value_init(&v, gst_sample_get_type())
+        g_value_set_boxed(&v, UnsafeRawPointer(sample))
+        take(field, &v)
+    }
+
     /// Stores `doubles` as a GstValueArray of doubles (`< 1.0, 2.0 >`).
     public func set(_ field: String, doubles: [Double]) {
         var v = GValue()
@@ -114,6 +122,13 @@ public struct StructureView {
     public var name: String { String(cString: gst_structure_get_name(pointer)) }
 
     public func has(_ field: String) -> Bool { gst_structure_has_field(pointer, field) != 0 }
+
+    /// The GstSample in `field`, borrowed (valid while the structure is); nil when absent or of another type.
+    public func sample(_ field: String) -> OpaquePointer? {
+        guard let v = gst_structure_get_value(pointer, field), g_type_check_value_holds(v, gst_sample_get_type()) != 0,
+              let p = g_value_get_boxed(v) else { return nil }
+        return OpaquePointer(p)
+    }
 
     public func string(_ field: String) -> String? {
         gst_structure_get_string(pointer, field).map { String(cString: $0) }

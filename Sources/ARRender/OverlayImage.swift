@@ -80,6 +80,43 @@ public final class OverlayImage: @unchecked Sendable {  // Immutable after init;
         surface = s
     }
 
+    /// An image of `width` × `height` RGBA pixels (4 bytes each, rows packed, straight alpha);
+    /// `name` names it in messages. Nil for a size that does not match the bytes.
+    public init?(rgba: [UInt8], width: Int, height: Int, name: String) {
+        guard width > 0, height > 0, width <= Self.maxSide, height <= Self.maxSide, rgba.count == width * height * 4,
+              let s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)) else { return nil }
+        cairo_surface_flush(s)
+        let stride = Int(cairo_image_surface_get_stride(s))
+        let data = UnsafeMutableRawPointer(cairo_image_surface_get_data(s)!)
+        for y in 0..<height {
+            let row = (data + y * stride).assumingMemoryBound(to: UInt32.self)
+            for x in 0..<width {
+                let o = (y * width + x) * 4
+                let a = UInt32(rgba[o + 3])
+                // Premultiplied ARGB32, native endian.
+                let r = UInt32(rgba[o]) * a / 255, g = UInt32(rgba[o + 1]) * a / 255, b = UInt32(rgba[o + 2]) * a / 255
+                row[x] = a << 24 | r << 16 | g << 8 | b
+            }
+        }
+        cairo_surface_mark_dirty(s)
+        path = name
+        self.width = width
+        self.height = height
+        surface = s
+    }
+
+    /// Writes `rgba` (`width` × `height` pixels, 4 bytes each, straight alpha) as a PNG file at
+    /// `path`; throws `LoadError` when it cannot be written.
+    public static func writePNG(rgba: [UInt8], width: Int, height: Int, path: String) throws {
+        guard let image = OverlayImage(rgba: rgba, width: width, height: height, name: path) else {
+            throw LoadError(path: path, reason: "no image to write")
+        }
+        let status = cairo_surface_write_to_png(image.surface, path)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw LoadError(path: path, reason: "could not write the PNG (\(String(cString: cairo_status_to_string(status))))")
+        }
+    }
+
     deinit {
         cairo_surface_destroy(surface)
     }

@@ -8,7 +8,9 @@ public enum OverlayKind: String, CaseIterable, Sendable {
     case box
     /// Text from a template on an optional background, sized to its text unless a size is given.
     case label
-    /// A PNG placed like a box, or with `warp` drawn in perspective onto the code's quad.
+    /// A PNG placed like a box, or with `warp` drawn in perspective onto the code's quad; or, with
+    /// `"source": "target"`, the target's own picture (a rectangle's reference image), altered by
+    /// the GStreamer filter chain in `alter` and drawn in perspective onto its quad.
     case image
     /// The code's quad, filled (translucent by default): a highlight.
     case fill
@@ -43,6 +45,11 @@ public struct OverlaySpec: Hashable, Sendable {
     public var file: TextTemplate?
     /// Draw the image in perspective onto the code's quad.
     public var warp: Bool
+    /// `"source": "target"`: the image is the target's own rectified picture (rectangles), not a file.
+    public var fromTarget: Bool = false
+    /// A GStreamer filter chain (`gst-launch` syntax, e.g. `videobalance saturation=0`) the target's
+    /// picture passes through once before it is drawn; nil for the picture as it is.
+    public var alter: String?
     /// Opacity multiplier, 0…1.
     public var opacity: Double
     public var placement: Placement
@@ -77,7 +84,7 @@ public struct OverlaySpec: Hashable, Sendable {
     }
 
     static let keys = ["type", "color", "width", "background", "padding", "radius", "text", "font", "max-chars",
-                       "file", "warp", "opacity", "anchor", "offset", "size", "rotate"]
+                       "file", "warp", "opacity", "anchor", "offset", "size", "rotate", "source", "alter"]
 
     /// Reads one overlay object. `fields` are the template names allowed (payload fields,
     /// captures, lookup columns); `baseDirectory` resolves constant image paths, which must exist.
@@ -100,6 +107,8 @@ public struct OverlaySpec: Hashable, Sendable {
         try refuse("font", unless: [.label])
         try refuse("max-chars", unless: [.label])
         try refuse("file", unless: [.image])
+        try refuse("source", unless: [.image])
+        try refuse("alter", unless: [.image])
         try refuse("warp", unless: [.image])
         for key in ["anchor", "offset", "size", "rotate"] { try refuse(key, unless: [.box, .label, .image, .dot]) }
 
@@ -123,8 +132,24 @@ public struct OverlaySpec: Hashable, Sendable {
         if let n = o["max-chars"] { spec.maxCharacters = Int(try n.number(in: 1...Double(StyleLimits.labelCharacters))) }
         if let n = o["opacity"] { spec.opacity = try n.number(in: 0...1) }
         if let n = o["warp"] { spec.warp = try n.bool() }
-        if kind == .image {
-            guard let n = o["file"] else { throw node.error("image overlay needs a 'file' (a PNG)") }
+        if kind == .image, let n = o["source"] {
+            guard try n.string() == "target" else { throw n.error("the only image 'source' is \"target\" (the target's own picture); a PNG is given with 'file'") }
+            if let f = o["file"] { throw f.error("'file' and \"source\": \"target\" exclude each other") }
+            spec.fromTarget = true
+            spec.warp = true
+            if let a = o["alter"] {
+                let chain = try a.string().trimmingCharacters(in: .whitespacesAndNewlines)
+                guard !chain.isEmpty, !chain.hasPrefix("!"), !chain.hasSuffix("!") else {
+                    throw a.error("'alter' is a GStreamer filter chain such as \"videobalance saturation=0\"")
+                }
+                spec.alter = chain
+            }
+            if let bad = ["anchor", "offset", "size", "rotate"].first(where: { o[$0] != nil }) {
+                throw o[bad]!.error("'\(bad)' does not apply to the target's picture (it covers the target's quad)")
+            }
+        } else if kind == .image {
+            if let a = o["alter"] { throw a.error("'alter' applies to \"source\": \"target\" images") }
+            guard let n = o["file"] else { throw node.error("image overlay needs a 'file' (a PNG) or \"source\": \"target\"") }
             let path = try n.string()
             let t = try fields.template(path, node: n)
             if t.isConstant {

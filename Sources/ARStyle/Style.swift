@@ -1,4 +1,5 @@
 import Foundation
+import ARCore
 
 /// An overlay style: timing, the hint, lookup tables and the rules that give each code its
 /// overlays. Parsed and validated in full before use: a bad file is refused with a `StyleError`.
@@ -33,7 +34,8 @@ public struct Style: @unchecked Sendable {  // Immutable once parsed; its rules'
         OverlaySpec(kind: .outline, color: Color(red: 0.88, green: 0.88, blue: 0.88, alpha: 0.63), lineWidth: 2),
     ]
 
-    /// The style used without a style file: each code's outline and its payload in a label above it.
+    /// The style used without a style file: each code's outline and its payload in a label above
+    /// it; each rectangle's outline.
     public static func builtIn(outlineWidth: Double = 3, labels: Bool = true) -> Style {
         var style = Style()
         var overlays = [OverlaySpec(kind: .outline, lineWidth: outlineWidth)]
@@ -41,7 +43,7 @@ public struct Style: @unchecked Sendable {  // Immutable once parsed; its rules'
             overlays.append(OverlaySpec(kind: .label, background: Color(red: 0, green: 0, blue: 0, alpha: 0.7), maxCharacters: 48,
                                         placement: Placement(anchor: .topCenter, offsetY: Length(-0.5, .ownSize))))
         }
-        style.rules = [StyleRule(overlays: overlays)]
+        style.rules = [StyleRule(overlays: overlays), StyleRule(kind: .rectangle, overlays: [OverlaySpec(kind: .outline, lineWidth: outlineWidth)])]
         return style
     }
 
@@ -123,6 +125,7 @@ public struct Style: @unchecked Sendable {  // Immutable once parsed; its rules'
     public func overlaysAndAbandonedRules(for code: CodeInfo) -> (overlays: [ResolvedOverlay], abandonedRules: [Int]) {
         var abandoned: [Int] = []
         for (index, rule) in rules.enumerated() {
+            guard rule.kind == code.kind else { continue }
             switch rule.evaluate(symbology: code.symbology, text: code.text, located: code.located, expanded: code.expanded,
                                  area: code.area) {
             case .matched(let captures):
@@ -173,9 +176,12 @@ public struct CodeInfo: Hashable, Sendable {
     /// The code's area as a fraction of the frame's, 0…1, held steady by `AreaLevels` (rules with
     /// `"when": {"min-area": …, "max-area": …}`).
     public var area: Double
+    /// What the target is (rules with `"match": {"kind": …}`; rules without match codes only).
+    public var kind: TargetKind
 
     public init(symbology: String, text: String, trackID: UInt64?, located: Bool = false, expanded: Bool = false,
-                area: Double = 0) {
+                area: Double = 0, kind: TargetKind = .code) {
+        self.kind = kind
         self.symbology = symbology
         self.text = text
         self.trackID = trackID

@@ -1,4 +1,5 @@
 import Foundation
+import ARCore
 
 /// One rule of a style: which codes it matches and the overlays drawn for them.
 ///
@@ -26,9 +27,14 @@ public struct StyleRule: @unchecked Sendable {  // Immutable; NSRegularExpressio
     public var maxArea: Double?
     /// `"match": {"listed": …}`: only codes on the style's `list` (true) or not on it (false).
     public var listed: Bool?
+    /// `"match": {"kind": …}`: the kind of target the rule is for (`code` when absent): a rule
+    /// matches targets of its kind only.
+    public var kind: TargetKind
     public var overlays: [OverlaySpec]
 
-    public init(symbology: String? = nil, data: NSRegularExpression? = nil, located: Bool = false, overlays: [OverlaySpec]) {
+    public init(symbology: String? = nil, data: NSRegularExpression? = nil, located: Bool = false, kind: TargetKind = .code,
+                overlays: [OverlaySpec]) {
+        self.kind = kind
         self.symbology = symbology
         self.located = located
         self.data = data
@@ -126,7 +132,13 @@ public struct StyleRule: @unchecked Sendable {  // Immutable; NSRegularExpressio
             }
         }
         if let m = o["match"] {
-            let mo = try m.object(allowed: ["symbology", "data", "state", "listed"])
+            let mo = try m.object(allowed: ["symbology", "data", "state", "listed", "kind"])
+            if let k = mo["kind"] {
+                rule.kind = try k.choice("target kind", TargetKind.self)
+                if rule.kind != .code, let bad = ["symbology", "data", "state", "listed"].first(where: { mo[$0] != nil }) {
+                    throw mo[bad]!.error("'\(bad)' applies to codes, not to kind \(StyleError.quote(rule.kind.rawValue))")
+                }
+            }
             if let l = mo["listed"] { rule.listed = try l.bool() }
             if let s = mo["symbology"] { rule.symbology = try s.string() }
             if let st = mo["state"] {

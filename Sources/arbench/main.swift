@@ -17,6 +17,7 @@ let commands: [BenchCommand] = [
     trackCommand,
     LocateCommand.command,
     SoakBench.command,
+    RectBench.command,
 ]
 
 let args = Array(CommandLine.arguments.dropFirst())

@@ -15,7 +15,7 @@ final class FrameRecordTests: XCTestCase {
     }
 
     func testKnownRecordSerialisesToTheExactLine() {
-        let expected = #"{"frame":3,"pts":40000000,"width":640,"height":480,"objects":[{"id":1,"symbology":"QR-Code","data":"say \"hi\"\\ back\n\ttab\u0001é€","quad":[[10,10.5],[50.25,10],[50,-3.1],[10,50]],"state":"detected"},{"id":2,"symbology":"QR-Code","data":"fo�\u0000","data_base64":"Zm//AA==","quad":[[0,0],[1,0],[1,1],[0,1]],"state":"lost"}]}"#
+        let expected = #"{"frame":3,"pts":40000000,"width":640,"height":480,"objects":[{"id":1,"symbology":"QR-Code","data":"say \"hi\"\\ back\n\ttab\u0001é€","quad":[[10,10.5],[50.25,10],[50,-3.1],[10,50]],"state":"detected","kind":"code"},{"id":2,"symbology":"QR-Code","data":"fo�\u0000","data_base64":"Zm//AA==","quad":[[0,0],[1,0],[1,1],[0,1]],"state":"lost","kind":"code"}]}"#
         XCTAssertEqual(knownRecord.jsonLine(), expected)
     }
 
@@ -50,7 +50,7 @@ final class FrameRecordTests: XCTestCase {
     }
 
     func testALocatedObjectIsWrittenWithoutData() {
-        let expected = #"{"frame":5,"pts":200000000,"width":320,"height":240,"objects":[{"id":3,"symbology":"QR-Code","data":"hi","quad":[[0,0],[1,0],[1,1],[0,1]],"state":"tracked"},{"id":0,"symbology":"1D","quad":[[12,20.5],[80,20],[80.25,44],[12,44]],"state":"located"}]}"#
+        let expected = #"{"frame":5,"pts":200000000,"width":320,"height":240,"objects":[{"id":3,"symbology":"QR-Code","data":"hi","quad":[[0,0],[1,0],[1,1],[0,1]],"state":"tracked","kind":"code"},{"id":0,"symbology":"1D","quad":[[12,20.5],[80,20],[80.25,44],[12,44]],"state":"located","kind":"code"}]}"#
         XCTAssertEqual(locatedRecord.jsonLine(), expected)
     }
 
@@ -146,5 +146,23 @@ final class FrameRecordTests: XCTestCase {
         XCTAssertThrowsError(try FrameRecord(jsonLine: "[1,2]")) { error in
             XCTAssertEqual(error as? FrameRecordError, .notAnObject("line"))
         }
+    }
+}
+
+final class FrameRecordKindTests: XCTestCase {
+    func testARectangleLineHasItsKindAspectAndConfidenceAndNoData() throws {
+        let rect = ObjectRecord(id: 4, symbology: "rectangle", payload: [], quad: Quad(Rect(x: 1, y: 2, width: 40, height: 30)),
+                                state: .tracked, kind: .rectangle, aspect: 0.75, confidence: 0.934)
+        let record = FrameRecord(frame: 1, ptsNanoseconds: 5, width: 64, height: 48, objects: [rect])
+        XCTAssertEqual(record.jsonLine(), #"{"frame":1,"pts":5,"width":64,"height":48,"objects":[{"id":4,"symbology":"rectangle","quad":[[1,2],[41,2],[41,32],[1,32]],"state":"tracked","kind":"rectangle","aspect":0.75,"confidence":0.93}]}"#)
+        let back = try FrameRecord(jsonLine: record.jsonLine())
+        XCTAssertEqual(back.objects.first?.kind, .rectangle)
+        XCTAssertEqual(back.objects.first?.aspect, 0.75)
+        XCTAssertEqual(back.objects.first?.confidence, 0.93)
+    }
+
+    func testALineWithoutKindsReadsAsCodes() throws {
+        let line = #"{"frame":0,"pts":1,"width":2,"height":2,"objects":[{"id":1,"symbology":"QR-Code","data":"x","quad":[[0,0],[1,0],[1,1],[0,1]],"state":"lost"}]}"#
+        XCTAssertEqual(try FrameRecord(jsonLine: line).objects.first?.kind, .code)
     }
 }

@@ -13,7 +13,7 @@ final class ElementDocsTests: XCTestCase {
     func testPropertyBlurbsAreAsciiSoACLocaleShowsThem() {
         // Outside UTF-8 locales (LANG=C in containers and services) GLib prints non-ASCII as escapes.
         let all = texts(ArBarcodeDetect.self) + texts(ArTrack.self) + texts(ArBarcodeTrack.self) + texts(ArOverlay.self)
-            + texts(ArExport.self) + texts(ArStamp.self) + texts(ArCodeSrc.self)
+            + texts(ArExport.self) + texts(ArStamp.self) + texts(ArCodeSrc.self) + texts(ArRectTrack.self)
         for text in all {
             XCTAssertTrue(text.unicodeScalars.allSatisfy(\.isASCII), "not ASCII: \(text)")
         }

@@ -53,7 +53,7 @@ final class ExportTests: XCTestCase {
             let located = BarcodeRegion(locatedClass: "1D", quad: Quad(Rect(x: 100, y: 50.5, width: 90, height: 30)))
             XCTAssertNotNil(h.push(h.black, codes: [read, located], seconds: 0.04))
         }
-        let expected = #"{"frame":0,"pts":40000000,"width":320,"height":240,"objects":[{"id":2,"symbology":"QR-Code","data":"hi","quad":[[10,20],[50,20],[50,60],[10,60]],"state":"tracked"},{"id":0,"symbology":"1D","quad":[[100,50.5],[190,50.5],[190,80.5],[100,80.5]],"state":"located"}]}"#
+        let expected = #"{"frame":0,"pts":40000000,"width":320,"height":240,"objects":[{"id":2,"symbology":"QR-Code","data":"hi","quad":[[10,20],[50,20],[50,60],[10,60]],"state":"tracked","kind":"code"},{"id":0,"symbology":"1D","quad":[[100,50.5],[190,50.5],[190,80.5],[100,80.5]],"state":"located","kind":"code"}]}"#
         XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), expected + "\n")
     }
 

@@ -37,7 +37,7 @@ final class PluginLoadTests: XCTestCase {
             // Lines: name, threshold, description (maybe with colour escapes).
             $0.replacingOccurrences(of: "\u{1b}[00m", with: "").split(separator: " ").first.map(String.init)
         })
-        for element in ["arbarcodedetect", "artrack", "arbarcodetrack", "aroverlay", "arexport", "arstamp", "arcodesrc"] {
+        for element in ["arbarcodedetect", "artrack", "arbarcodetrack", "aroverlay", "arexport", "arstamp", "arcodesrc", "arrecttrack"] {
             XCTAssertTrue(names.contains(element), "--gst-debug-help lists \(element)")
         }
     }

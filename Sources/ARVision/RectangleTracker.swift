@@ -1,0 +1,159 @@
+import ARCore
+
+/// A rectangle followed across frames under a stable id.
+public struct RectangleTrack: Hashable, Sendable {
+    /// Unique within a stream, from 1, never reused.
+    public var id: UInt64
+    /// Corners in frame pixels, clockwise from the one that was nearest the top-left when found.
+    public var quad: Quad
+    /// `detected` (a search found it on this frame), `tracked` (followed by its texture),
+    /// `occluded` (not followed on this frame: kept where it was) or `lost` (expired, last report).
+    public var state: TrackState
+    /// Shorter side over longer as last detected, 0…1.
+    public var aspect: Double
+    /// Confidence of its last detection, 0…1.
+    public var confidence: Double
+}
+
+/// What one `RectangleTracker.update` reports, each list sorted by id.
+public struct RectangleUpdate: Hashable, Sendable {
+    /// Every live track, and those lost on this frame.
+    public var tracks: [RectangleTrack]
+    public var added: [RectangleTrack]
+    public var removed: [RectangleTrack]
+}
+
+/// Follows rectangles (pictures, posters) frame to frame by their own texture (`PlanarTarget`)
+/// and gives each a stable id. A detection continues the track at its place (their centres inside
+/// each other's quads and corners within a quarter of the size); close enough (within
+/// `snapFraction` of the size) it also moves the track onto its sharper outline. Other detections
+/// start tracks, up to `maxTracks`. A track not followed for `expiryNanoseconds` of buffer time is
+/// reported `lost` once and forgotten. Pure and deterministic.
+public struct RectangleTracker: Sendable {
+    /// A track not followed for longer than this is lost, nanoseconds.
+    public var expiryNanoseconds: UInt64
+    /// Most live tracks.
+    public var maxTracks: Int
+    /// A detection whose corners are all within this fraction of the track's size moves the track
+    /// onto it (the detector's outline is sharper than the followed one); farther ones only confirm it.
+    public var snapFraction = 0.04
+
+    private struct Entry {
+        var track: RectangleTrack
+        var target: PlanarTarget
+        var lastSeenNanoseconds: UInt64
+    }
+
+    private var entries: [Entry] = []
+    private var nextID: UInt64 = 1
+
+    /// A tracker with `expiryNanoseconds` of expiry and at most `maxTracks` tracks.
+    public init(expiryNanoseconds: UInt64 = 1_000_000_000, maxTracks: Int = 4) {
+        self.expiryNanoseconds = expiryNanoseconds
+        self.maxTracks = maxTracks
+    }
+
+    /// The live tracks where they were last reported.
+    public var tracks: [RectangleTrack] { entries.map(\.track) }
+
+    /// Forgets every track (flush, seek); ids keep increasing.
+    public mutating func reset() { entries = [] }
+
+    /// Rescales every track for a new frame size.
+    public mutating func rescale(sx: Double, sy: Double) {
+        // Points no longer match the image: tracks are dropped and found again.
+        if sx != 1 || sy != 1 { entries = [] }
+    }
+
+    /// Moves every track from `previous` to `next` (consecutive frames) by its texture's motion at
+    /// buffer time `timestampNanoseconds`; a track that cannot be followed is `occluded` and stays.
+    public mutating func advance(from previous: LumaPyramid, to next: LumaPyramid, timestampNanoseconds: UInt64) {
+        for i in entries.indices {
+            if entries[i].target.track(from: previous, to: next) {
+                entries[i].track.quad = entries[i].target.quad
+                entries[i].track.state = .tracked
+                entries[i].lastSeenNanoseconds = timestampNanoseconds
+            } else {
+                entries[i].track.state = .occluded
+            }
+        }
+    }
+
+    /// Matches `detections` (pixels of the frame whose pyramid is `pyramid`) to the tracks, starts
+    /// tracks for new ones, expires old ones, and reports the frame at `timestampNanoseconds`.
+    public mutating func update(detections: [RectangleCandidate], pyramid: LumaPyramid, timestampNanoseconds: UInt64) -> RectangleUpdate {
+        var added: [RectangleTrack] = []
+        for d in detections.sorted(by: { $0.confidence > $1.confidence }) {
+            if let i = entries.firstIndex(where: { Self.samePlace($0.track.quad, d.quad) }) {
+                if d.quad.maxCornerDistance(to: entries[i].track.quad) <= snapFraction * entries[i].track.quad.meanSide {
+                    entries[i].target.correct(to: d.quad, pyramid: pyramid)
+                    entries[i].track.quad = entries[i].target.quad
+                }
+                entries[i].track.state = .detected
+                entries[i].track.aspect = d.aspect
+                entries[i].track.confidence = d.confidence
+                entries[i].lastSeenNanoseconds = timestampNanoseconds
+                continue
+            }
+            guard entries.count < maxTracks, let target = PlanarTarget(quad: d.quad, pyramid: pyramid) else { continue }
+            let track = RectangleTrack(id: nextID, quad: d.quad, state: .detected, aspect: d.aspect, confidence: d.confidence)
+            nextID += 1
+            entries.append(Entry(track: track, target: target, lastSeenNanoseconds: timestampNanoseconds))
+            added.append(track)
+        }
+        var removed: [RectangleTrack] = []
+        entries.removeAll { e in
+            guard timestampNanoseconds > e.lastSeenNanoseconds &+ expiryNanoseconds else { return false }
+            var lost = e.track
+            lost.state = .lost
+            removed.append(lost)
+            return true
+        }
+        let tracks = (entries.map(\.track) + removed).sorted { $0.id < $1.id }
+        return RectangleUpdate(tracks: tracks, added: added.sorted { $0.id < $1.id }, removed: removed.sorted { $0.id < $1.id })
+    }
+
+    /// Whether two quads outline the same thing: each one's centre inside the other and every
+    /// corner within a quarter of the mean side.
+    static func samePlace(_ a: Quad, _ b: Quad) -> Bool {
+        a.contains(b.center) && b.contains(a.center) && a.maxCornerDistance(to: b) <= 0.25 * max(a.meanSide, b.meanSide)
+    }
+}
+
+/// Rectified copies of a quad's pixels.
+public enum Rectifier {
+    /// The `outWidth` × `outHeight` upright picture of what lies inside `quad` in `rgba` (a
+    /// `width` × `height` frame of 4-byte pixels, rows packed), by bilinear sampling; corners
+    /// of `quad` map to the picture's corners (top-left first, clockwise).
+    public static func rgba(_ rgba: [UInt8], width: Int, height: Int, quad: Quad, outWidth: Int, outHeight: Int) -> [UInt8] {
+        let rect = Quad(Rect(x: 0, y: 0, width: Double(outWidth), height: Double(outHeight)))
+        var out = [UInt8](repeating: 255, count: outWidth * outHeight * 4)
+        guard let h = Homography(from: rect, to: quad), width > 0, height > 0 else { return out }
+        rgba.withUnsafeBufferPointer { src in
+            for y in 0..<outHeight {
+                for x in 0..<outWidth {
+                    let p = h.apply(Point(x: Double(x) + 0.5, y: Double(y) + 0.5))
+                    let fx = min(max(p.x - 0.5, 0), Double(width - 1)), fy = min(max(p.y - 0.5, 0), Double(height - 1))
+                    guard fx.isFinite, fy.isFinite else { continue }
+                    let x0 = Int(fx), y0 = Int(fy), x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1)
+                    let ax = fx - Double(x0), ay = fy - Double(y0)
+                    let o = (y * outWidth + x) * 4
+                    for c in 0..<3 {
+                        let top = Double(src[(y0 * width + x0) * 4 + c]) * (1 - ax) + Double(src[(y0 * width + x1) * 4 + c]) * ax
+                        let bottom = Double(src[(y1 * width + x0) * 4 + c]) * (1 - ax) + Double(src[(y1 * width + x1) * 4 + c]) * ax
+                        out[o + c] = UInt8(min(255, max(0, (top * (1 - ay) + bottom * ay).rounded())))
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// The size of `quad`'s rectified picture: its mean width and height in pixels, scaled down
+    /// so the longer is at most `maxSide`; at least 1 × 1.
+    public static func size(of quad: Quad, maxSide: Int) -> (width: Int, height: Int) {
+        let w = max(1, quad.width), h = max(1, quad.height)
+        let k = min(1, Double(maxSide) / max(w, h))
+        return (max(1, Int((w * k).rounded())), max(1, Int((h * k).rounded())))
+    }
+}
