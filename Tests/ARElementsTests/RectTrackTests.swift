@@ -1,4 +1,5 @@
 @testable import ARElements
+import ARBridge
 import ARCodeGen
 import ARCore
 import ARGst
