@@ -231,6 +231,12 @@ public final class ArExport: VideoFilterElement {
     /// At EOS, waits (up to `eosDrainSeconds`) for a TCP consumer or an MQTT broker to take the
     /// waiting lines, then reports what was dropped and posts the final statistics.
     public func sinkEvent(_ event: UnsafeMutablePointer<GstEvent>) -> Bool {
+        if event.customDownstreamName == ArOverlay.countSummaryName, let json = event.string("json"), let output {
+            // aroverlay's count summary (at EOS, or asked for with its `count-summary` action): a line of its own.
+            lineCount += 1
+            do { try write(json, to: output) } catch { element.post(.write("\(error)")) }
+            return true
+        }
         guard event.typeName == "eos", let output else { return true }
         switch output {
         case .lines(let writer):

@@ -198,6 +198,8 @@ public final class ArOverlay: VideoFilterElement {
         var taps = TapTargets()
         /// Codes a tap expanded.
         var expanded: Set<UInt64> = []
+        /// The summary `count-summary` returned, for the next frame to send downstream (to `arexport`).
+        var askedSummary: String?
         /// The style's list as counted so far (nil without a list), and the style generation it belongs to.
         var count: ItemCount?
         var countGeneration = -1
@@ -310,12 +312,24 @@ public final class ArOverlay: VideoFilterElement {
     public func sinkEvent(_ event: UnsafeMutablePointer<GstEvent>) -> Bool {
         if event.isFlushStop { resetTimeline() }
         if event.typeName == "eos", let json = shared.snapshot.count?.summaryJSON() {
-            // The count at the end of the stream, for the application.
-            let m = OwnedStructure(name: "arbarcode-count-summary")
+            // The count at the end of the stream, for the application and, as a JSON line, arexport.
+            let m = OwnedStructure(name: Self.countSummaryName)
             m.set("json", string: json)
             element.postElementMessage(m)
+            pushSummary(json)
         }
         return true
+    }
+
+    /// Name of the count summary's bus message and of the custom downstream event that carries it
+    /// to `arexport` (field `json`: the JSON Lines object).
+    public static let countSummaryName = "arbarcode-count-summary"
+
+    /// Sends the count summary downstream (serialized: between the buffers it came after).
+    private func pushSummary(_ json: String) {
+        let e = OwnedStructure(name: Self.countSummaryName)
+        e.set("json", string: json)
+        element.pushDownstream(e)
     }
 
     /// The style the settings name: a file, inline JSON, or the built-in one. Constant image
@@ -497,7 +511,10 @@ public final class ArOverlay: VideoFilterElement {
             }
             if let result { g_value_set_boolean(result, had ? 1 : 0) }
         case .countSummary:
-            let json = shared.snapshot.count?.summaryJSON()
+            let json = shared.update { o -> String? in
+                o.askedSummary = o.count?.summaryJSON()
+                return o.askedSummary
+            }
             if let result { g_value_set_string(result, json) }
         case .setOverlay:
             let json = withUnsafePointer(to: params[1]) { g_value_get_string($0).map { String(cString: $0) } } ?? "[]"
@@ -625,7 +642,8 @@ public final class ArOverlay: VideoFilterElement {
         // What the user sees now is what a tap hits; codes gone are no longer expanded.
         let visibleIDs = Set(changes.visible.compactMap(\.info.trackID))
         let list = state.style.list, styleGeneration = state.generation
-        let count = self.shared.update { o -> ItemCount? in
+        let (count, asked) = self.shared.update { o -> (ItemCount?, String?) in
+            defer { o.askedSummary = nil }
             o.taps = taps
             o.expanded.formIntersection(visibleIDs)
             // Each distinct payload on screen counts once, keyed by its payload.
@@ -634,12 +652,14 @@ public final class ArOverlay: VideoFilterElement {
                 o.countGeneration = styleGeneration
             }
             if let list {
-                for e in changes.visible where e.present && e.info.trackID != nil {
+                for e in changes.visible where e.present && e.info.trackID != nil
+                    && !list.excludes(symbology: e.info.symbology, text: e.info.text) {
                     o.count?.record(text: e.info.text, key: list.key(text: e.info.text, captures: [:]))
                 }
             }
-            return o.count
+            return (o.count, o.askedSummary)
         }
+        if let asked { pushSummary(asked) }
         if let progress = state.style.progress, let count {
             tiles += cornerLabel(progress.text.expand(count.values), corner: progress.corner, s: s, state: state, frame: frame)
         }

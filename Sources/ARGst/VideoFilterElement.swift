@@ -77,4 +77,27 @@ extension UnsafeMutablePointer where Pointee == GstEvent {
 
     /// Whether this is FLUSH_STOP (end of a flushing seek): runtime state should be reset.
     public var isFlushStop: Bool { typeName == "flush-stop" }
+
+    /// A custom downstream event's structure name; nil for other events.
+    public var customDownstreamName: String? {
+        guard pointee.type == GST_EVENT_CUSTOM_DOWNSTREAM, let s = gst_event_get_structure(self) else { return nil }
+        return String(cString: gst_structure_get_name(s))
+    }
+
+    /// A string field of the event's structure.
+    public func string(_ field: String) -> String? {
+        guard let s = gst_event_get_structure(self), let v = gst_structure_get_string(s, field) else { return nil }
+        return String(cString: v)
+    }
+}
+
+extension ElementHandle {
+    /// Pushes a custom serialized downstream event with structure `s` out of the `src` pad (call
+    /// from the streaming thread, so it keeps its place between buffers). False when no peer took it.
+    @discardableResult
+    public func pushDownstream(_ s: OwnedStructure) -> Bool {
+        guard let pad = gst_element_get_static_pad(pointer, "src") else { return false }
+        defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
+        return gst_pad_push_event(pad, gst_event_new_custom(GST_EVENT_CUSTOM_DOWNSTREAM, s.release())) != 0
+    }
 }

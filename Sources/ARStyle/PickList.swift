@@ -3,16 +3,30 @@ import Foundation
 
 /// The items a style expects to see (`"list": {"file": "picklist.csv", "key": "sku", "quantity":
 /// "qty"}`): a key per item and how many of it; rules can select listed and unlisted codes.
-public struct PickList: Hashable, Sendable {
+public struct PickList: Equatable, @unchecked Sendable {  // Immutable once parsed; its filters' regular expressions may be shared.
     /// The column (and named capture) holding an item's key; a code whose rule has no capture of
     /// that name is keyed by its whole payload.
     public var key: String
     /// Expected count per key (1 without a quantity column).
     public var expected: [String: Int]
+    /// Codes left out of the count (`"exclude": [{"symbology": "QR-Code"}, {"data": "^TEST-"}]`),
+    /// each matched as a rule's `match` is: neither found nor unexpected.
+    public var exclude: [StyleRule]
 
-    public init(key: String, expected: [String: Int]) {
+    public init(key: String, expected: [String: Int], exclude: [StyleRule] = []) {
         self.key = key
         self.expected = expected
+        self.exclude = exclude
+    }
+
+    /// Whether a code of `symbology` with payload `text` is left out of the count.
+    public func excludes(symbology: String, text: String) -> Bool {
+        exclude.contains { $0.match(symbology: symbology, text: text) != nil }
+    }
+
+    public static func == (a: PickList, b: PickList) -> Bool {
+        func filters(_ l: PickList) -> [String] { l.exclude.map { "\($0.symbology ?? "")\u{0}\($0.data?.pattern ?? "")" } }
+        return a.key == b.key && a.expected == b.expected && filters(a) == filters(b)
     }
 
     /// Total items expected.
@@ -23,7 +37,7 @@ public struct PickList: Hashable, Sendable {
 
     /// Loads the list named in a style (`node`: the `list` object).
     static func parse(_ node: StyleNode, baseDirectory: String) throws -> PickList {
-        let o = try node.object(allowed: ["file", "key", "quantity"])
+        let o = try node.object(allowed: ["file", "key", "quantity", "exclude"])
         guard let f = o["file"] else { throw node.error("missing 'file' (a .csv or .json file)") }
         guard let k = o["key"] else { throw node.error("missing 'key' (the column holding the item's key)") }
         let path = OverlaySpec.resolve(path: try f.string(), baseDirectory: baseDirectory)
@@ -37,7 +51,14 @@ public struct PickList: Hashable, Sendable {
             let n = quantity.flatMap { row[$0] }.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 1
             expected[key] = max(0, n)
         }
-        return PickList(key: table.key, expected: expected)
+        let exclude: [StyleRule] = try o["exclude"].map { list in
+            try list.array().map { m -> StyleRule in
+                var rule = StyleRule(overlays: [])
+                try StyleRule.parseMatch(m, into: &rule, allowed: ["symbology", "data"])
+                return rule
+            }
+        } ?? []
+        return PickList(key: table.key, expected: expected, exclude: exclude)
     }
 }
 

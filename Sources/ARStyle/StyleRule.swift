@@ -114,6 +114,40 @@ public struct StyleRule: @unchecked Sendable {  // Immutable; NSRegularExpressio
         return names
     }
 
+    /// Reads a `match` object (`m`) into `rule`; `allowed` its keys (a pick list's `exclude` takes
+    /// only `symbology` and `data`).
+    static func parseMatch(_ m: StyleNode, into rule: inout StyleRule, allowed: [String]) throws {
+        let mo = try m.object(allowed: allowed)
+        if let k = mo["kind"] {
+            rule.kind = try k.choice("target kind", TargetKind.self)
+            if rule.kind != .code, let bad = ["symbology", "data", "state", "listed"].first(where: { mo[$0] != nil }) {
+                throw mo[bad]!.error("'\(bad)' applies to codes, not to kind \(StyleError.quote(rule.kind.rawValue))")
+            }
+        }
+        if let l = mo["listed"] { rule.listed = try l.bool() }
+        if let s = mo["symbology"] { rule.symbology = try s.string() }
+        if let st = mo["state"] {
+            let state = try st.string()
+            guard state == locatedState else {
+                throw st.error("unknown state \(StyleError.quote(state)) (known: \(locatedState); without 'state' a rule matches codes that were read)")
+            }
+            rule.located = true
+            if let d = mo["data"] { throw d.error("'data' does not apply to located regions (they have no payload)") }
+        }
+        if let d = mo["data"] {
+            let pattern = try d.string()
+            if let problem = RegexShape.catastrophicShape(in: pattern) {
+                throw d.error("regular expression \(StyleError.quote(pattern)) refused: \(problem)")
+            }
+            do {
+                rule.data = try NSRegularExpression(pattern: pattern)
+            } catch {
+                throw d.error("invalid regular expression \(StyleError.quote(pattern))")
+            }
+            rule.captures = captureNames(in: pattern)
+        }
+    }
+
     static func parse(_ node: StyleNode, tables: [String: LookupTable], baseDirectory: String) throws -> StyleRule {
         let o = try node.object(allowed: ["match", "when", "code-size", "overlays"])
         let millimetresPerCode = try o["code-size"].map { try Length<SizeUnit>.codeSize($0) }
@@ -131,37 +165,7 @@ public struct StyleRule: @unchecked Sendable {  // Immutable; NSRegularExpressio
                 throw w.error("'min-area' (\(lo)) is above 'max-area' (\(hi))")
             }
         }
-        if let m = o["match"] {
-            let mo = try m.object(allowed: ["symbology", "data", "state", "listed", "kind"])
-            if let k = mo["kind"] {
-                rule.kind = try k.choice("target kind", TargetKind.self)
-                if rule.kind != .code, let bad = ["symbology", "data", "state", "listed"].first(where: { mo[$0] != nil }) {
-                    throw mo[bad]!.error("'\(bad)' applies to codes, not to kind \(StyleError.quote(rule.kind.rawValue))")
-                }
-            }
-            if let l = mo["listed"] { rule.listed = try l.bool() }
-            if let s = mo["symbology"] { rule.symbology = try s.string() }
-            if let st = mo["state"] {
-                let state = try st.string()
-                guard state == locatedState else {
-                    throw st.error("unknown state \(StyleError.quote(state)) (known: \(locatedState); without 'state' a rule matches codes that were read)")
-                }
-                rule.located = true
-                if let d = mo["data"] { throw d.error("'data' does not apply to located regions (they have no payload)") }
-            }
-            if let d = mo["data"] {
-                let pattern = try d.string()
-                if let problem = RegexShape.catastrophicShape(in: pattern) {
-                    throw d.error("regular expression \(StyleError.quote(pattern)) refused: \(problem)")
-                }
-                do {
-                    rule.data = try NSRegularExpression(pattern: pattern)
-                } catch {
-                    throw d.error("invalid regular expression \(StyleError.quote(pattern))")
-                }
-                rule.captures = captureNames(in: pattern)
-            }
-        }
+        if let m = o["match"] { try parseMatch(m, into: &rule, allowed: ["symbology", "data", "state", "listed", "kind"]) }
         guard let list = o["overlays"] else { throw node.error("missing 'overlays' (a list, may be empty)") }
         let fields = rule.located ? TemplateFields.located : TemplateFields(captures: rule.captures, tables: tables)
         rule.overlays = try list.array().map {

@@ -78,6 +78,33 @@ final class OverlayListTests: XCTestCase {
         XCTAssertEqual(posted, [#"{"count-summary":{"found":{"PEAR":1},"missing":{"APPLE":1,"PEAR":1},"unexpected":{},"total":3,"found-total":1}}"#])
     }
 
+    /// `exclude`: codes left out of the count by symbology or payload; the summary, asked for and at
+    /// the end of the stream, reaches `arexport` as a JSON line of its own, in its place among the frames.
+    func testExcludedCodesAreNotCountedAndTheSummaryReachesArexportAsALine() throws {
+        let dir = temporaryPath("exclude-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try "sku\nAPPLE\nTEST-1\n".write(toFile: dir + "/picklist.csv", atomically: true, encoding: .utf8)
+        let json = ##"{"fade": 0, "list": {"file": "picklist.csv", "key": "sku", "##
+            + ##""exclude": [{"symbology": "QR-Code"}, {"data": "^TEST-"}]}, "rules": []}"##
+        try json.write(toFile: dir + "/style.json", atomically: true, encoding: .utf8)
+        let lines = dir + "/out.jsonl"
+        let h = OverlayHarness("aroverlay ! arexport location=\(lines)")
+        h.set("style", dir + "/style.json")
+        var qr = code("PLUM", id: 3, x: 220)
+        qr.symbology = "QR-Code"
+        _ = try XCTUnwrap(h.push(h.black, codes: [code("APPLE", id: 1, x: 20), code("TEST-1", id: 2, x: 120), qr], seconds: 0))
+        let expected = #"{"count-summary":{"found":{"APPLE":1},"missing":{"TEST-1":1},"unexpected":{},"total":2,"found-total":1}}"#
+        XCTAssertEqual(summary(h), expected, "TEST-1 (by its payload) and PLUM (a QR code) are not counted")
+        _ = try XCTUnwrap(h.push(h.black, codes: [code("KIWI", id: 4, x: 20)], seconds: 0.04))
+        XCTAssertTrue(gst_harness_push_event(h.h, gst_event_new_eos()) != 0)
+        let written = try String(contentsOfFile: lines, encoding: .utf8).split(separator: "\n").map(String.init)
+        XCTAssertEqual(written.count, 4, "\(written)")
+        XCTAssertTrue(written[0].hasPrefix(#"{"frame":0,"#))
+        XCTAssertEqual(written[1], expected, "asked for: sent with the next frame, before it")
+        XCTAssertTrue(written[2].hasPrefix(#"{"frame":1,"#))
+        XCTAssertEqual(written[3], #"{"count-summary":{"found":{"APPLE":1},"missing":{"TEST-1":1},"unexpected":{"KIWI":1},"total":2,"found-total":1}}"#)
+    }
+
     func testWithoutAListThereIsNoCount() throws {
         let h = OverlayHarness("aroverlay")
         _ = try XCTUnwrap(h.push(h.black, codes: [code("APPLE", id: 1, x: 20)], seconds: 0))
