@@ -141,6 +141,9 @@ public final class ArOverlay: VideoFilterElement {
         let blender = OverlayBlender()
         /// Overlays resolved per code, with what they were resolved from.
         var resolved: [TrackKey: (info: CodeInfo, generation: Int, overlays: [ResolvedOverlay])] = [:]
+        /// Per code whose level (area) changed less than the style's `fade` ago: the overlays it had
+        /// before and when it changed (stream seconds); they fade out as the new ones fade in.
+        var levelFades: [TrackKey: (from: [ResolvedOverlay], start: Double)] = [:]
         /// Overlays resolved per located class (`1D`, `2D`), with the generation they were resolved in.
         var locatedResolved: [String: (generation: Int, overlays: [ResolvedOverlay])] = [:]
         var generation = 0
@@ -438,6 +441,7 @@ public final class ArOverlay: VideoFilterElement {
         state?.stats.reset()
         state?.panel.reset()
         state?.areas.reset()
+        state?.levelFades = [:]
         shared.update {
             $0.tracks = []
             $0.byTrack = [:]
@@ -594,6 +598,7 @@ public final class ArOverlay: VideoFilterElement {
 
         for e in changes.removed {
             state.resolved[e.key] = nil
+            state.levelFades[e.key] = nil
             if case .track(let id) = e.key { pictures.update { $0 = $0.filter { $0.key.trackID != id } } }
         }
         if !changes.created.isEmpty || !changes.removed.isEmpty {
@@ -626,7 +631,8 @@ public final class ArOverlay: VideoFilterElement {
         }
         var taps = TapTargets()
         var visibleOps = changes.visible.map {
-            drawOps(for: $0, state: state, overrides: shared, generation: generation, defaultFont: defaultFont, frameHeight: frame.height)
+            drawOps(for: $0, at: t, state: state, overrides: shared, generation: generation, defaultFont: defaultFont,
+                    frameHeight: frame.height)
         }
         if s.layout { layOut(&visibleOps, entries: changes.visible, state: state, frame: frame) }
         for (e, ops) in zip(changes.visible, visibleOps) {
@@ -760,10 +766,11 @@ public final class ArOverlay: VideoFilterElement {
     }
 
     /// The overlays of one code on this frame with their geometry.
-    private func drawOps(for e: OverlayTimeline.Entry, state: State, overrides: Overrides, generation: Int,
+    private func drawOps(for e: OverlayTimeline.Entry, at t: Double, state: State, overrides: Overrides, generation: Int,
                          defaultFont: String, frameHeight: Int) -> [(op: DrawOp, opacity: Double)] {
         let overlays: [ResolvedOverlay]
-        if let cached = state.resolved[e.key], cached.info == e.info, cached.generation == generation {
+        let previous = state.resolved[e.key]
+        if let cached = previous, cached.info == e.info, cached.generation == generation {
             overlays = cached.overlays
         } else {
             if let id = e.info.trackID, let specs = overrides.byTrack[id] {
@@ -778,9 +785,27 @@ public final class ArOverlay: VideoFilterElement {
                 }
             }
             state.resolved[e.key] = (e.info, generation, overlays)
+            // Only the code's level changed (its area crossed a rule's bound): cross-fade.
+            if let previous, previous.generation == generation, previous.overlays != overlays, state.style.fadeSeconds > 0 {
+                var same = previous.info
+                same.area = e.info.area
+                if same == e.info { state.levelFades[e.key] = (previous.overlays, t) }
+            }
         }
-        return drawOps(overlays, quad: e.quad, trackID: e.info.trackID, what: "code '\(ImageFile.printable(e.info.text, maxCharacters: 80))'", state: state,
-                       defaultFont: defaultFont, frameHeight: frameHeight)
+        let what = "code '\(ImageFile.printable(e.info.text, maxCharacters: 80))'"
+        var ops = drawOps(overlays, quad: e.quad, trackID: e.info.trackID, what: what, state: state, defaultFont: defaultFont,
+                          frameHeight: frameHeight)
+        if let fade = state.levelFades[e.key] {
+            let p = (t - fade.start) / state.style.fadeSeconds
+            if p >= 1 || p < 0 {
+                state.levelFades[e.key] = nil
+            } else {
+                let old = drawOps(fade.from, quad: e.quad, trackID: e.info.trackID, what: what, state: state, defaultFont: defaultFont,
+                                  frameHeight: frameHeight)
+                ops = old.map { ($0.op, $0.opacity * (1 - p)) } + ops.map { ($0.op, $0.opacity * p) }
+            }
+        }
+        return ops
     }
 
     /// The overlays of a located region of class `symbologyClass` (`1D`, `2D`), resolved once per

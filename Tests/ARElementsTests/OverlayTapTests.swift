@@ -104,6 +104,36 @@ final class OverlayTapTests: XCTestCase {
         XCTAssertEqual(image.rgb(70, 110).g, 255, "tapped again: collapsed")
     }
 
+    /// With a `fade`, a change of level cross-fades: the far overlay fades out as the close one fades in.
+    func testAChangeOfLevelCrossFades() throws {
+        let h = OverlayHarness("aroverlay")
+        h.set("style", ##"{"fade": 0.2, "rules": [{"when": {"max-area": 0.05}, "overlays": [{"type": "box", "color": "#00ff00"}]},"##
+              + ##"{"when": {"min-area": 0.05}, "overlays": [{"type": "box", "color": "#ff0000"}]}]}"##)
+        func centre(side: Double, at seconds: Double) throws -> (r: Int, g: Int, b: Int) {
+            let code = BarcodeRegion(trackID: 9, symbology: "QR-Code", payload: Array("NEAR".utf8),
+                                     quad: Quad(Rect(x: 160 - side / 2, y: 120 - side / 2, width: side, height: side)),
+                                     state: .tracked, quality: 0)
+            return BGRxImage(bytes: try XCTUnwrap(h.push(h.black, codes: [code], seconds: seconds)).bytes, width: h.width).rgb(160, 120)
+        }
+        // Far for 0.4 s (past the fade in), then close from 0.4 s on: 40 ms frames.
+        for i in 0...10 { _ = try centre(side: 50, at: Double(i) * 0.04) }
+        XCTAssertEqual(try centre(side: 50, at: 0.44).g, 255, "far: green")
+        var reds: [Int] = [], greens: [Int] = []
+        for i in 0...5 {
+            let p = try centre(side: 64, at: 0.48 + Double(i) * 0.04)
+            reds.append(p.r)
+            greens.append(p.g)
+        }
+        // Green fades out and red in over 0.2 s, then red alone.
+        XCTAssertEqual(greens.first, 255)
+        XCTAssertEqual(reds.first, 0)
+        XCTAssertTrue(reds[2] > 60 && reds[2] < 200 && greens[2] > 60 && greens[2] < 200, "half way: both, \(reds) \(greens)")
+        XCTAssertEqual(reds, reds.sorted(), "red rises")
+        XCTAssertEqual(greens, greens.sorted(by: >), "green falls")
+        XCTAssertEqual(reds.last, 255)
+        XCTAssertEqual(greens.last, 0)
+    }
+
     func testOverlaysFollowTheCodesAreaWithoutFlickeringAtTheThreshold() throws {
         let h = OverlayHarness("aroverlay")
         // Far (under 5 % of the 320x240 frame): green; close: red.
