@@ -42,6 +42,8 @@ let package = Package(
         // GTypes of cairo's objects (CairoContext: the `draw` signal's cairo_t, as bindings see it).
         .systemLibrary(name: "CCairoGObject", pkgConfig: "cairo-gobject", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        // SVG icons for aroverlay (rendered with cairo).
+        .systemLibrary(name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
         .systemLibrary(name: "CGstRtspServer", pkgConfig: "gstreamer-rtsp-server-1.0",
                        providers: [.apt(["libgstrtspserver-1.0-dev"])]),
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
@@ -68,7 +70,7 @@ let package = Package(
         // MQTT publishing (libmosquitto) from a thread of its own, through ARLines' on-disk queue.
         .target(name: "ARMQTT", dependencies: ["CMosquitto", "ARLines"]),
         // cairo/pango drawing of overlays.
-        .target(name: "ARRender", dependencies: ["CPangoCairo", "ARStyle", "ARCore"]),
+        .target(name: "ARRender", dependencies: ["CPangoCairo", "CRsvg", "ARStyle", "ARCore"]),
         // The elements and the plugin's registration list.
         .target(name: "ARElements",
                 dependencies: ["ARGst", "ARDetect", "ARVision", "ARStyle", "ARRender", "ARCodeGen", "ARCore", "CCairoGObject",

@@ -20,6 +20,8 @@ build=(pkg-config make libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libg
        systemd
        # arexport's MQTT target (libmosquitto), and a broker, clients and openssl (TLS certificates) for its tests
        libmosquitto-dev mosquitto mosquitto-clients openssl
+       # SVG icons in aroverlay's styles
+       librsvg2-dev
        # headless Chromium, which loads arserve's browser page in the tests (arserve --http)
        chromium
        # what the Swift toolchain itself needs to compile and link on Debian 12

@@ -1,6 +1,7 @@
 import CPangoCairo
+import CRsvg
 
-/// A decoded PNG as a premultiplied ARGB32 cairo surface. Immutable once loaded.
+/// A decoded PNG (or SVG, rendered) as a premultiplied ARGB32 cairo surface. Immutable once loaded.
 public final class OverlayImage: @unchecked Sendable {  // Immutable after init; cairo only reads the surface.
     /// Largest width or height accepted, pixels.
     public static let maxSide = 8192
@@ -32,7 +33,55 @@ public final class OverlayImage: @unchecked Sendable {  // Immutable after init;
         } catch let refusal as PathRefusal {
             throw LoadError(path: file.path, reason: refusal.reason)
         }
-        try self.init(png: bytes, path: file.path)
+        if OverlayImage.looksLikeSVG(bytes, path: file.path) {
+            try self.init(svg: bytes, path: file.path)
+        } else {
+            try self.init(png: bytes, path: file.path)
+        }
+    }
+
+    /// Longest side an SVG is rendered at, pixels: drawn larger it is scaled up like a PNG.
+    public static let svgRasterSide = 512
+
+    /// Whether `bytes` (read from `path`) are an SVG document: a `.svg` name, or XML that opens an `<svg` element.
+    static func looksLikeSVG(_ bytes: [UInt8], path: String) -> Bool {
+        if path.lowercased().hasSuffix(".svg") { return true }
+        let head = String(decoding: bytes.prefix(512), as: UTF8.self)
+        return head.drop { $0.isWhitespace }.hasPrefix("<") && head.contains("<svg")
+    }
+
+    /// Renders the SVG document `svg` (its bytes) with librsvg, its longest side at `svgRasterSide`
+    /// pixels (its own aspect; 256 × 256 when it states no size). It cannot load other files: it has
+    /// no base location. `path` names it in errors.
+    public init(svg: [UInt8], path: String) throws {
+        var error: UnsafeMutablePointer<GError>?
+        let handle = svg.withUnsafeBufferPointer { rsvg_handle_new_from_data($0.baseAddress, gsize($0.count), &error) }
+        func reason(_ what: String) -> String {
+            defer { if error != nil { g_error_free(error) } }
+            return error.map { "\(what) (\(String(cString: $0.pointee.message)))" } ?? what
+        }
+        guard let handle else { throw LoadError(path: path, reason: reason("not a readable SVG")) }
+        defer { g_object_unref(UnsafeMutableRawPointer(handle)) }
+        var w = 0.0, h = 0.0
+        if rsvg_handle_get_intrinsic_size_in_pixels(handle, &w, &h) == 0 || !(w > 0 && h > 0) || !w.isFinite || !h.isFinite {
+            (w, h) = (256, 256)
+        }
+        let scale = Double(Self.svgRasterSide) / max(w, h)
+        let pw = max(1, Int((w * scale).rounded())), ph = max(1, Int((h * scale).rounded()))
+        let s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(pw), Int32(ph))!
+        let cr = cairo_create(s)
+        var viewport = RsvgRectangle(x: 0, y: 0, width: Double(pw), height: Double(ph))
+        let drawn = rsvg_handle_render_document(handle, cr, &viewport, &error)
+        cairo_destroy(cr)
+        cairo_surface_flush(s)
+        guard drawn != 0 else {
+            cairo_surface_destroy(s)
+            throw LoadError(path: path, reason: reason("SVG not drawable"))
+        }
+        self.path = path
+        width = pw
+        height = ph
+        surface = s
     }
 
     /// Reads the PNG at `path` (written whole in a style: not confined to a folder).

@@ -93,8 +93,11 @@ public struct OverlaySpec: Hashable, Sendable {
     public static func parse(_ node: StyleNode, fields: TemplateFields, baseDirectory: String,
                              millimetresPerCode: Double? = nil) throws -> OverlaySpec {
         let o = try node.object(allowed: keys)
-        guard let typeNode = o["type"] else { throw node.error("missing 'type' (one of: \(OverlayKind.allCases.map(\.rawValue).joined(separator: ", ")))") }
-        let kind = try typeNode.choice("overlay type", OverlayKind.self)
+        guard let typeNode = o["type"] else {
+            throw node.error("missing 'type' (one of: \(OverlayKind.allCases.map(\.rawValue).joined(separator: ", ")), icon)")
+        }
+        // `icon`: an image (PNG or SVG) by another name, as status icons are written.
+        let kind = (try? typeNode.string()) == "icon" ? .image : try typeNode.choice("overlay type", OverlayKind.self)
         var spec = OverlaySpec(kind: kind)
         func refuse(_ key: String, unless kinds: [OverlayKind]) throws {
             if let n = o[key], !kinds.contains(kind) { throw n.error("'\(key)' does not apply to \(kind.rawValue) overlays") }

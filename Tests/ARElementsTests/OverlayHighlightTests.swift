@@ -1,5 +1,7 @@
 import ARCore
 import ARGst
+import ARRender
+import Foundation
 import XCTest
 
 /// `fill` and `dot` overlays: highlights drawn on the code.
@@ -30,5 +32,31 @@ final class OverlayHighlightTests: XCTestCase {
         XCTAssertGreaterThan(image.rgb(140, 108).b, 200, "within its radius")
         XCTAssertEqual(image.rgb(148, 108).b, 0, "the box's corner is outside the circle")
         XCTAssertEqual(image.rgb(140, 115).b, 0, "beyond its radius")
+    }
+}
+
+/// `icon`: an SVG (or PNG) placed like a box, fixed in pixels or scaled with the code.
+final class OverlayIconTests: XCTestCase {
+    func testAnSVGIconIsDrawnWhereItIsPlaced() throws {
+        let dir = temporaryPath("icon-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        // A blue disc in a 100 × 100 document, on nothing (transparent around it).
+        try ##"<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><circle cx="50" cy="50" r="40" fill="#0000ff"/></svg>"##
+            .write(toFile: dir + "/status.svg", atomically: true, encoding: .utf8)
+        let h = OverlayHarness("aroverlay")
+        h.set("style", ##"{"fade": 0, "rules": [{"overlays": [{"type": "icon", "file": "\##(dir)/status.svg", "anchor": "center", "##
+              + ##""size": {"width": [40, "px"], "height": [40, "px"]}}]}]}"##)
+        let code = BarcodeRegion(trackID: 1, symbology: "QR-Code", payload: Array("ICON".utf8),
+                                 quad: Quad(Rect(x: 100, y: 60, width: 80, height: 80)), state: .tracked, quality: 0)
+        var image = BGRxImage(bytes: [], width: h.width)
+        // Images load off the streaming thread: what one frame asked for is there on the next.
+        for i in 0..<3 {
+            BackgroundImageLoads.waitForPendingLoads()
+            image = BGRxImage(bytes: try XCTUnwrap(h.push(h.black, codes: [code], seconds: Double(i) * 0.04)).bytes, width: h.width)
+        }
+        XCTAssertGreaterThan(image.rgb(140, 100).b, 200, "the disc's centre, on the code's centre")
+        XCTAssertGreaterThan(image.rgb(140, 85).b, 200, "within its radius (16 px of 40)")
+        XCTAssertEqual(image.rgb(122, 82).b, 0, "the 40 px box's corner: outside the disc, transparent")
+        XCTAssertEqual(image.rgb(140, 125).b, 0, "beyond the 40 px box")
     }
 }

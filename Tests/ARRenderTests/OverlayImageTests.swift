@@ -119,3 +119,18 @@ final class ImageLoaderTests: XCTestCase {
         guard case .ready = loader.image(file) else { return XCTFail("not ready") }
     }
 }
+
+final class SVGImageTests: XCTestCase {
+    func testAnSVGIsRenderedAtItsAspectWithItsLongestSideAtTheRasterSize() throws {
+        let svg = Array(#"<svg xmlns="http://www.w3.org/2000/svg" width="100" height="50"><rect width="100" height="50" fill="red"/></svg>"#.utf8)
+        let image = try OverlayImage(svg: svg, path: "wide.svg")
+        XCTAssertEqual(image.width, OverlayImage.svgRasterSide)
+        XCTAssertEqual(image.height, OverlayImage.svgRasterSide / 2)
+    }
+
+    func testABrokenSVGIsNamedSo() {
+        XCTAssertThrowsError(try OverlayImage(svg: Array("<svg><unclosed".utf8), path: "bad.svg")) {
+            XCTAssertTrue("\($0)".hasPrefix("bad.svg: not a readable SVG"), "\($0)")
+        }
+    }
+}
