@@ -1,6 +1,7 @@
 import ARCore
 import ARDetect
 import ARGst
+import ARVision
 import CGStreamer
 import Foundation
 
@@ -73,6 +74,7 @@ public final class ArBarcodeDetect: VideoFilterElement {
     private let element: ElementHandle
     private let settings: SettingsStore<Settings>
     private var detector: CodeDetectorStage?
+    private let outlines = CodeOutlines()
     private var segment = GstSegment()
     private let stats = ElementStats()
 
@@ -111,12 +113,14 @@ public final class ArBarcodeDetect: VideoFilterElement {
         stats.begin()
         let s = settings.snapshot
         try detector.reconfigure(symbologies: s.symbologies, options: s.options)
-        let result = detector.scan(frame)
+        let result = detector.scan(frame, outlines: outlines)
         let detections = result.codes.filter { $0.quality >= s.confirm || Detection.isSelfChecking(symbology: $0.symbology) }
         cat.log(.log, element.object, "frame pts \(frame.buffer.ptsNanoseconds.map(String.init) ?? "none"): \(detections.count) codes, \(result.located.count) located")
         frame.setBarcodeRegions(detections.map {
-            BarcodeRegion(trackID: nil, symbology: $0.symbology, payload: $0.payload, quad: $0.quad, state: .detected,
-                          quality: $0.quality)
+            var r = BarcodeRegion(trackID: nil, symbology: $0.symbology, payload: $0.payload, quad: $0.quad, state: .detected,
+                                  quality: $0.quality)
+            r.outlineComplete = $0.outlineComplete
+            return r
         } + ArBarcodeTrack.regions(result.located))
         if s.message, !detections.isEmpty {
             element.postElementMessage(DetectMessage.structure(detections, buffer: frame.buffer, segment: &segment))
@@ -178,6 +182,24 @@ final class CodeDetectorStage {
     /// Every code in `frame` and the verified code-like regions no pass read.
     func scan(_ frame: VideoFrame) -> DetectorResult {
         frame.withLuma(scratch: &scratch) { detector.scan($0) }
+    }
+
+    /// `scan(frame)` with 1D outlines fitted edge by edge and partial ones marked (`CodeOutlines`),
+    /// as `arbarcodetrack` fits them.
+    func scan(_ frame: VideoFrame, outlines: CodeOutlines) -> DetectorResult {
+        frame.withLuma(scratch: &scratch) { luma in
+            var result = detector.scan(luma)
+            if result.codes.contains(where: { !Detection.isSelfChecking(symbology: $0.symbology) }) {
+                result.codes = outlines.refined(result.codes, in: LumaPlane(copying: luma))
+            } else if result.codes.contains(where: { CodeOutlines.touchesBorder($0.quad, width: luma.width, height: luma.height) }) {
+                result.codes = result.codes.map { d in
+                    var d = d
+                    if CodeOutlines.touchesBorder(d.quad, width: luma.width, height: luma.height) { d.outlineComplete = false }
+                    return d
+                }
+            }
+            return result
+        }
     }
 
     /// Every code in `luma` but those in `skipping` (frame pixels), and the verified regions no pass read.

@@ -35,11 +35,22 @@ final class TrackDecoder {
         return refined(plane.withLumaImage { stage.detect($0, in: tracks.map(\.quad), kinds: kinds) }, in: plane)
     }
 
-    /// 1D outlines fitted edge by edge (`LinearOutlineRefiner`): the detector's are rectangles as
-    /// tall as the bars it could follow, which misses codes seen in perspective and fine bars. A 1D
-    /// code without a fit, and any code touching the frame border (clipped), is marked as a partial
-    /// outline: it confirms its track without shrinking it.
     private func refined(_ detections: [Detection], in plane: LumaPlane) -> [Detection] {
+        outlines.refined(detections, in: plane)
+    }
+
+    private let outlines = CodeOutlines()
+}
+
+/// 1D outlines fitted edge by edge (`LinearOutlineRefiner`): the detector's are rectangles as
+/// tall as the bars it could follow, which misses codes seen in perspective and fine bars. A 1D
+/// code without a fit, and any code touching the frame border (clipped), is marked as a partial
+/// outline (`outlineComplete` false): it confirms its track without shrinking it. Used alike by
+/// `arbarcodetrack` and `arbarcodedetect` (so `arbarcodedetect ! artrack` tracks the same outlines).
+struct CodeOutlines {
+    private let refiner = LinearOutlineRefiner()
+
+    func refined(_ detections: [Detection], in plane: LumaPlane) -> [Detection] {
         detections.map { d in
             var out = d
             if !Detection.isSelfChecking(symbology: d.symbology) {
@@ -57,6 +68,4 @@ final class TrackDecoder {
                 || $0.x > Double(width) - borderPixels || $0.y > Double(height) - borderPixels
         }
     }
-
-    private let refiner = LinearOutlineRefiner()
 }

@@ -46,6 +46,10 @@ public struct BarcodeRegion: Equatable, Sendable {
     public var quality: Int
     /// What the target is.
     public var kind: TargetKind = .code
+    /// Codes: whether `quad` is the whole code. False for a 1D outline the detector could not fit
+    /// edge by edge, or one cut by the frame's edge: a tracker takes it as confirming its track
+    /// without shrinking it to this quad. Structure field `outline-complete` (written only when false).
+    public var outlineComplete = true
     /// Rectangles: shorter side over longer, 0…1, as seen; nil for other kinds.
     public var aspect: Double?
     /// Rectangles: detection confidence, 0…1; nil for other kinds.
@@ -102,6 +106,7 @@ public struct BarcodeRegion: Equatable, Sendable {
         s.set("state", string: state.rawValue)
         s.set("quality", int: Int32(clamping: quality))
         if let id = trackID { s.set("track-id", uint64: id) }
+        if !outlineComplete { s.set("outline-complete", bool: false) }
         s.set("kind", string: kind.rawValue)
         if let aspect { s.set("aspect", double: aspect) }
         if let confidence { s.set("confidence", double: confidence) }
@@ -122,6 +127,7 @@ public struct BarcodeRegion: Equatable, Sendable {
                   state: structure.string("state").flatMap(TrackState.init(rawValue:)) ?? .detected,
                   quality: Int(structure.int("quality") ?? 0))
         kind = structure.string("kind").flatMap(TargetKind.init(rawValue:)) ?? .code
+        outlineComplete = structure.bool("outline-complete") ?? true
         aspect = structure.double("aspect")
         confidence = structure.double("confidence")
         reference = structure.sample("reference").map(TargetReference.init(retaining:))

@@ -33,6 +33,31 @@ final class DetectorElementTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(Set(records.flatMap { $0.objects.map(\.id) }).count, 3, "codes are tracked", file: file, line: line)
     }
 
+    /// `arbarcodedetect ! artrack` tracks the outlines `arbarcodetrack` tracks: 1D outlines fitted
+    /// edge by edge in both, partial ones marked (`outline-complete`) so the tracker does not shrink to them.
+    func testDetectThenTrackGivesTheOutlinesOfArbarcodetrack() throws {
+        func run(_ middle: String) throws -> [FrameRecord] {
+            let path = temporaryPath("outlines-\(UUID().uuidString).jsonl")
+            XCTAssertNil(runPipeline("arcodesrc num-buffers=30 seed=5 codes=4 kinds=ean13,code128 ! video/x-raw,format=GRAY8,width=640,height=480 "
+                                     + "! \(middle) ! arexport location=\(path) ! fakesink"))
+            return try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map { try FrameRecord(jsonLine: String($0)) }
+        }
+        let split = try run("arbarcodedetect locate=regions ! artrack"), together = try run("arbarcodetrack detect-mode=sync")
+        XCTAssertEqual(split.count, 30)
+        var distances: [Double] = []
+        for (a, b) in zip(split, together) {
+            for oa in a.objects where oa.state == .detected {
+                // The same code read on the same frame by both (twins: the one at the same place).
+                for ob in b.objects where ob.state == .detected && ob.payload == oa.payload
+                    && ob.quad.center.distance(to: oa.quad.center) < 20 {
+                    distances.append(oa.quad.maxCornerDistance(to: ob.quad))
+                }
+            }
+        }
+        XCTAssertGreaterThanOrEqual(distances.count, 20, "codes read by both on the same frames")
+        XCTAssertLessThanOrEqual(distances.max() ?? .infinity, 1.5, "\(distances.sorted())")
+    }
+
     func testAsyncModeReportsACodePresentFromTheFirstFrame() throws {
         let h = Harness("arbarcodetrack detect-mode=async", caps: TestFrame(width: 320, height: 240).i420Caps)
         var f = TestFrame(width: 320, height: 240)
