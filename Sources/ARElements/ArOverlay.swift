@@ -158,6 +158,9 @@ public final class ArOverlay: VideoFilterElement {
         var areas = AreaLevels()
         /// Where each code's labels were moved on the last frames.
         var layout = LabelLayout()
+        /// The last frame's timestamp, seconds, and what looping sources' jumps back added to later ones.
+        var lastRawSeconds: Double?
+        var loopOffsetSeconds = 0.0
         /// The last second's figures, for `show-stats`.
         var panel = FrameStats(intervalNanoseconds: 1_000_000_000)
         var panelReport: FrameStats.Report?
@@ -442,6 +445,8 @@ public final class ArOverlay: VideoFilterElement {
         state?.panel.reset()
         state?.areas.reset()
         state?.levelFades = [:]
+        state?.lastRawSeconds = nil
+        state?.loopOffsetSeconds = 0
         shared.update {
             $0.tracks = []
             $0.byTrack = [:]
@@ -579,7 +584,12 @@ public final class ArOverlay: VideoFilterElement {
         if frame.buffer.isDiscont && state.frameIndex > 0 { resetTimeline() }
 
         let frameSeconds = Double(frame.buffer.durationNanoseconds ?? 33_333_333) / 1e9
-        let t = frame.buffer.ptsNanoseconds.map { Double($0) / 1e9 } ?? Double(state.frameIndex) * frameSeconds
+        // Stream seconds, never going back: a looping source (timestamps back to 0 without DISCONT)
+        // continues the timeline, the jump counting as one frame, so overlays are not faded in anew.
+        let raw = frame.buffer.ptsNanoseconds.map { Double($0) / 1e9 } ?? Double(state.frameIndex) * frameSeconds
+        if let last = state.lastRawSeconds, raw < last { state.loopOffsetSeconds += last - raw + frameSeconds }
+        state.lastRawSeconds = raw
+        let t = raw + state.loopOffsetSeconds
         let regions = frame.barcodeRegions
         state.references = [:]
         for r in regions { if let id = r.trackID, let reference = r.reference { state.references[id] = reference } }

@@ -60,3 +60,23 @@ final class OverlayIconTests: XCTestCase {
         XCTAssertEqual(image.rgb(140, 125).b, 0, "beyond the 40 px box")
     }
 }
+
+/// A looping source (timestamps back to 0 without DISCONT): overlays stay drawn, not faded anew.
+final class OverlayLoopTests: XCTestCase {
+    func testOverlaysStayDrawnWhenTimestampsGoBack() throws {
+        let h = OverlayHarness("aroverlay")
+        h.set("style", ##"{"fade": 0.2, "rules": [{"overlays": [{"type": "box", "color": "#ff0000", "anchor": "center", "##
+              + ##""size": {"width": [20, "px"], "height": [20, "px"]}}]}]}"##)
+        let code = BarcodeRegion(trackID: 1, symbology: "QR-Code", payload: Array("LOOP".utf8),
+                                 quad: Quad(Rect(x: 100, y: 60, width: 80, height: 80)), state: .tracked, quality: 0)
+        var reds: [Int] = []
+        for loop in 0..<2 {
+            for i in 0..<10 {
+                let image = BGRxImage(bytes: try XCTUnwrap(h.push(h.black, codes: [code], seconds: Double(i) * 0.04)).bytes, width: h.width)
+                if loop == 1 || i >= 5 { reds.append(image.rgb(140, 100).r) }
+            }
+        }
+        // Faded in over the first 0.2 s; then full on every frame, the second loop included.
+        XCTAssertEqual(reds, [Int](repeating: 255, count: reds.count), "\(reds)")
+    }
+}
