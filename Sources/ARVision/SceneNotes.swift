@@ -1,0 +1,89 @@
+import ARCore
+
+/// A note pinned to a point of the scene.
+public struct SceneNote: Hashable, Sendable {
+    public var id: UInt64
+    public var text: String
+    /// The scene point in frame pixels, where it is now (may lie outside the frame).
+    public var point: Point
+    /// Whether the point is inside the frame on this frame.
+    public var visible: Bool
+    /// When the point was last inside the frame, nanoseconds of stream time.
+    public var lastSeenNanoseconds: UInt64
+}
+
+/// Notes anchored to the scene, not the screen: each note's point follows the image texture around
+/// it from frame to frame (`QuadMotionEstimator` on a patch around the point), or, where the patch
+/// cannot be followed (the point near or past the frame's edge), the motion of the whole frame, so
+/// a point that leaves the frame keeps moving with the scene and comes back with it. A note whose
+/// point has stayed outside the frame for `expiryNanoseconds` is dropped. Pure and deterministic.
+public struct SceneNotes: Sendable {
+    /// How long a note's point may stay out of the frame before the note is dropped, nanoseconds.
+    public var expiryNanoseconds: UInt64
+    /// Side of the patch followed around a note's point, pixels.
+    public var patch = 72.0
+    public private(set) var notes: [SceneNote] = []
+    private let estimator = QuadMotionEstimator()
+
+    public init(expiryNanoseconds: UInt64 = 10_000_000_000) {
+        self.expiryNanoseconds = expiryNanoseconds
+    }
+
+    /// Pins a note with id `id` (unique, chosen by the caller) at `point` (frame pixels).
+    public mutating func add(id: UInt64, at point: Point, text: String, now: UInt64) {
+        notes.append(SceneNote(id: id, text: text, point: point, visible: true, lastSeenNanoseconds: now))
+    }
+
+    /// Replaces a note's text; false when there is no such note.
+    @discardableResult
+    public mutating func edit(_ id: UInt64, text: String) -> Bool {
+        guard let i = notes.firstIndex(where: { $0.id == id }) else { return false }
+        notes[i].text = text
+        return true
+    }
+
+    /// Removes a note; false when there is no such note.
+    @discardableResult
+    public mutating func remove(_ id: UInt64) -> Bool {
+        guard let i = notes.firstIndex(where: { $0.id == id }) else { return false }
+        notes.remove(at: i)
+        return true
+    }
+
+    /// Forgets every note (a flush, a discontinuity).
+    public mutating func removeAll() {
+        notes = []
+    }
+
+    /// Moves every note's point with the scene from `previous` to `next` (same size), marks which
+    /// are in the frame, and drops those out of it for longer than the expiry.
+    public mutating func advance(from previous: LumaPyramid?, to next: LumaPyramid?, now: UInt64) {
+        guard !notes.isEmpty, let next else { return }
+        let w = Double(next.width), h = Double(next.height)
+        if let previous, previous.width == next.width, previous.height == next.height {
+            let inset = 0.05
+            let frame = Quad(Rect(x: w * inset, y: h * inset, width: w * (1 - 2 * inset), height: h * (1 - 2 * inset)))
+            let global = estimator.estimate(frame, from: previous, to: next)?.transform
+            for i in notes.indices {
+                let p = notes[i].point
+                let half = patch / 2
+                var moved: Point?
+                if p.x - half >= 0, p.y - half >= 0, p.x + half <= w, p.y + half <= h {
+                    let around = Quad(Rect(x: p.x - half, y: p.y - half, width: patch, height: patch))
+                    if let local = estimator.estimate(around, from: previous, to: next, predicted: global) {
+                        let q = local.transform.apply(p)
+                        // A patch that slid off with something moving over it is not the scene.
+                        if let g = global?.apply(p), q.distance(to: g) > half { moved = g } else { moved = q }
+                    }
+                }
+                if let q = moved ?? global?.apply(p), q.x.isFinite, q.y.isFinite { notes[i].point = q }
+            }
+        }
+        for i in notes.indices {
+            let p = notes[i].point
+            notes[i].visible = p.x >= 0 && p.y >= 0 && p.x < w && p.y < h
+            if notes[i].visible { notes[i].lastSeenNanoseconds = now }
+        }
+        notes.removeAll { !$0.visible && now > $0.lastSeenNanoseconds && now - $0.lastSeenNanoseconds > expiryNanoseconds }
+    }
+}
