@@ -105,8 +105,8 @@ public struct FrameRecord: Hashable, Sendable {
             let text = String(decoding: object.payload, as: UTF8.self)
             out += "{\"id\":\(object.id),\"symbology\":"
             out += FrameRecord.jsonString(object.symbology)
-            // A located region was not read, a rectangle has no payload: no data to write.
-            if object.state != .located && object.kind != .rectangle {
+            // A located region was not read, a rectangle has no payload, a note has text: no data to write.
+            if object.state != .located && object.kind == .code {
                 out += ",\"data\":" + FrameRecord.jsonString(text)
                 if Array(text.utf8) != object.payload {
                     out += ",\"data_base64\":\"" + Data(object.payload).base64EncodedString() + "\""
@@ -118,6 +118,12 @@ public struct FrameRecord: Hashable, Sendable {
             out += "],\"state\":\"\(object.state.rawValue)\",\"kind\":\"\(object.kind.rawValue)\""
             if let a = object.aspect { out += ",\"aspect\":" + FrameRecord.jsonNumber(a) }
             if let c = object.confidence { out += ",\"confidence\":" + FrameRecord.jsonNumber(c) }
+            if object.kind == .note {
+                // A note: its text and the scene point it is pinned to (frame pixels).
+                let p = object.quad.center
+                out += ",\"text\":" + FrameRecord.jsonString(text)
+                out += ",\"point\":[\(FrameRecord.jsonNumber(p.x)),\(FrameRecord.jsonNumber(p.y))]"
+            }
             out += "}"
         }
         out += "]}"
@@ -166,6 +172,7 @@ public struct FrameRecord: Hashable, Sendable {
         let optionalData = state == .located || kind != .code
         let data = try optionalData && o["data"] == nil ? "" : value(o, "data", as: String.self)
         var payload = Array(data.utf8)
+        if kind == .note, o["text"] != nil { payload = Array(try value(o, "text", as: String.self).utf8) }
         if o["data_base64"] != nil {
             let encoded = try value(o, "data_base64", as: String.self)
             guard let bytes = Data(base64Encoded: encoded) else { throw .invalidBase64 }

@@ -2,6 +2,7 @@ import ARBridge
 import ARCore
 import ARGst
 import ARRender
+import ARVision
 import CCairoGObject
 import CGStreamer
 import Foundation
@@ -54,6 +55,9 @@ public final class ArOverlay: VideoFilterElement {
         var statsInterval = 0.0
         var tap = true
         var singleExpanded = false
+        /// A click away from every code pins a note there (`SceneNotes`).
+        var notes = true
+        var noteExpiry = 10.0
         var style: String?
         var hint: String?
     }
@@ -78,6 +82,13 @@ public final class ArOverlay: VideoFilterElement {
                 + "without a size the size follows the frame height; a size must be 1-1000 points, or pixels with 'px')", \.font),
         .double("outline-width", "Outline width", "Width of the code outline without a style file, pixels", \.outlineWidth,
                 range: 0...100),
+        .bool("notes", "Notes",
+              "A left click away from every code and note pins a note to that point of the scene: it follows the image around "
+                  + "it, hides while its point is out of the frame and comes back with it. Dragging a note down by 40 px or more "
+                  + "removes it. Notes travel in the metadata (kind note). Followed on formats with a luma plane (I420, NV12, "
+                  + "GRAY8, ...); on RGB frames they stay where they were placed", \.notes),
+        .double("note-expiry", "Note expiry", "Seconds a note's point may stay out of the frame before the note is removed",
+                \.noteExpiry, range: 0...3600),
         .bool("show-labels", "Show labels", "Without a style file: draw each code's payload above it", \.showLabels),
         .bool("show-located", "Show located",
               "Draw regions seen but not read (state 'located'): a thin grey outline, or the style's 'located' rules; "
@@ -102,7 +113,7 @@ public final class ArOverlay: VideoFilterElement {
 
     /// Signal indices, in `signals` order.
     enum SignalIndex: Int {
-        case draw, created, updated, removed, setOverlay, clearOverlay, tapped, resetCount, countSummary
+        case draw, created, updated, removed, setOverlay, clearOverlay, tapped, resetCount, countSummary, addNote, editNote, removeNote
     }
 
     public static let signals: [SignalSpec] = [
@@ -124,7 +135,23 @@ public final class ArOverlay: VideoFilterElement {
         SignalSpec("reset-count", params: [], returns: .bool, isAction: true),
         // () -> gchar *: the count so far as a JSON Lines object (found, missing, unexpected); NULL without a list.
         SignalSpec("count-summary", params: [], returns: .string, isAction: true),
+        // (gdouble x, gdouble y, gchar *text) -> guint64: pins a note at a point of the frame (pixels); its id.
+        SignalSpec("add-note", params: [.double, .double, .string], returns: .uint64, isAction: true),
+        // (guint64 id, gchar *text) -> gboolean: replaces a note's text; FALSE when there is no such note.
+        SignalSpec("edit-note", params: [.uint64, .string], returns: .bool, isAction: true),
+        // (guint64 id) -> gboolean: removes a note; FALSE when there is no such note.
+        SignalSpec("remove-note", params: [.uint64], returns: .bool, isAction: true),
     ]
+
+    /// What applications and clicks ask of the notes, done on the next frame.
+    enum NoteRequest {
+        case add(id: UInt64, x: Double, y: Double, text: String)
+        case edit(id: UInt64, text: String)
+        case remove(id: UInt64)
+    }
+
+    /// A drag down by this many pixels from a note removes it.
+    static let noteDragPixels = 40.0
 
     static let compositionFeature = "meta:GstVideoOverlayComposition"
 
@@ -158,6 +185,10 @@ public final class ArOverlay: VideoFilterElement {
         var areas = AreaLevels()
         /// Where each code's labels were moved on the last frames.
         var layout = LabelLayout()
+        /// Notes pinned to the scene, the luma they were last followed on, and their labels' layout.
+        var notes = SceneNotes()
+        var noteLayout = LabelLayout()
+        var notePyramid: LumaPyramid?
         /// The last frame's timestamp, seconds, and what looping sources' jumps back added to later ones.
         var lastRawSeconds: Double?
         var loopOffsetSeconds = 0.0
@@ -204,6 +235,13 @@ public final class ArOverlay: VideoFilterElement {
         var taps = TapTargets()
         /// Codes a tap expanded.
         var expanded: Set<UInt64> = []
+        /// Note requests for the next frame, the next note id, the notes alive (after the last frame's
+        /// requests), where each note was drawn (for clicks), and the note a press landed on.
+        var noteRequests: [NoteRequest] = []
+        var nextNoteID: UInt64 = 1
+        var liveNotes: Set<UInt64> = []
+        var noteRects: [(id: UInt64, rect: Rect)] = []
+        var pressedNote: (id: UInt64, y: Double)?
         /// The summary `count-summary` returned, for the next frame to send downstream (to `arexport`).
         var askedSummary: String?
         /// The style's list as counted so far (nil without a list), and the style generation it belongs to.
@@ -445,11 +483,17 @@ public final class ArOverlay: VideoFilterElement {
         state?.panel.reset()
         state?.areas.reset()
         state?.levelFades = [:]
+        // Another scene: the notes' points are gone with it.
+        state?.notes.removeAll()
+        state?.notePyramid = nil
         state?.lastRawSeconds = nil
         state?.loopOffsetSeconds = 0
         shared.update {
             $0.tracks = []
             $0.byTrack = [:]
+            $0.liveNotes = []
+            $0.noteRequests = []
+            $0.noteRects = []
         }
     }
 
@@ -459,17 +503,42 @@ public final class ArOverlay: VideoFilterElement {
     /// application or a remote viewer): a mouse-button press on a code or its overlays toggles the
     /// code's expanded state. The event goes on upstream either way.
     public func srcEvent(_ event: UnsafeMutablePointer<GstEvent>) -> Bool {
-        guard settings.snapshot.tap, event.pointee.type == GST_EVENT_NAVIGATION,
-              gst_navigation_event_get_type(event) == GST_NAVIGATION_EVENT_MOUSE_BUTTON_PRESS else { return true }
+        guard event.pointee.type == GST_EVENT_NAVIGATION else { return true }
+        let type = gst_navigation_event_get_type(event)
+        guard type == GST_NAVIGATION_EVENT_MOUSE_BUTTON_PRESS || type == GST_NAVIGATION_EVENT_MOUSE_BUTTON_RELEASE else { return true }
         var button: Int32 = 0
         var x = 0.0, y = 0.0
         guard gst_navigation_event_parse_mouse_button_event(event, &button, &x, &y) != 0, button == 1 else { return true }
-        tap(x: x, y: y)
+        let s = settings.snapshot
+        if type == GST_NAVIGATION_EVENT_MOUSE_BUTTON_RELEASE {
+            // A note dragged down far enough is removed (as a swipe does).
+            shared.update { o in
+                if let p = o.pressedNote, y - p.y >= Self.noteDragPixels, o.liveNotes.contains(p.id) {
+                    o.noteRequests.append(.remove(id: p.id))
+                }
+                o.pressedNote = nil
+            }
+            return true
+        }
+        if s.tap, tap(x: x, y: y) { return true }
+        guard s.notes else { return true }
+        shared.update { o in
+            if let hit = o.noteRects.last(where: { r in let b = r.rect.insetBy(-4); return x >= b.minX && x <= b.maxX && y >= b.minY && y <= b.maxY }) {
+                o.pressedNote = (hit.id, y)
+            } else {
+                let id = o.nextNoteID
+                o.nextNoteID += 1
+                o.noteRequests.append(.add(id: id, x: x, y: y, text: "Note \(id)"))
+                o.liveNotes.insert(id)
+            }
+        }
         return true
     }
 
     /// A tap at (`x`, `y`), frame pixels: toggles the code there (if any), then says so.
-    func tap(x: Double, y: Double) {
+    /// A click on a code (or its overlays) toggles it; false when the click hit no code.
+    @discardableResult
+    func tap(x: Double, y: Double) -> Bool {
         let single = settings.snapshot.singleExpanded
         let hit = shared.update { o -> (target: TapTargets.Target, expanded: Bool)? in
             guard let t = o.taps.hit(x: x, y: y) else { return nil }
@@ -484,7 +553,7 @@ public final class ArOverlay: VideoFilterElement {
         }
         guard let hit else {
             cat.log(.debug, element.object, "tap at (\(x), \(y)) on no code")
-            return
+            return false
         }
         cat.log(.info, element.object, "tap on track \(hit.target.trackID): \(hit.expanded ? "expanded" : "collapsed")")
         var params = [GValue(), GValue(), GValue(), GValue()]
@@ -506,6 +575,7 @@ public final class ArOverlay: VideoFilterElement {
         s.set("y", double: y)
         s.set("expanded", bool: hit.expanded)
         element.postElementMessage(s)
+        return true
     }
 
     // MARK: application overlays
@@ -545,6 +615,30 @@ public final class ArOverlay: VideoFilterElement {
                 element.postWarning(.settings("set-overlay for track \(trackID) refused: \(error)"))
                 if let result { g_value_set_boolean(result, 0) }
             }
+        case .addNote:
+            let x = withUnsafePointer(to: params[0]) { g_value_get_double($0) }
+            let y = withUnsafePointer(to: params[1]) { g_value_get_double($0) }
+            let text = withUnsafePointer(to: params[2]) { g_value_get_string($0).map { String(cString: $0) } } ?? ""
+            let id = shared.update { o -> UInt64 in
+                let id = o.nextNoteID
+                o.nextNoteID += 1
+                o.noteRequests.append(.add(id: id, x: x, y: y, text: text))
+                o.liveNotes.insert(id)
+                return id
+            }
+            if let result { g_value_set_uint64(result, guint64(id)) }
+        case .editNote, .removeNote:
+            let text = index == SignalIndex.editNote.rawValue
+                ? withUnsafePointer(to: params[1]) { g_value_get_string($0).map { String(cString: $0) } } ?? "" : nil
+            let known = shared.update { o -> Bool in
+                guard o.liveNotes.contains(trackID) else { return false }
+                if let text { o.noteRequests.append(.edit(id: trackID, text: text)) } else {
+                    o.noteRequests.append(.remove(id: trackID))
+                    o.liveNotes.remove(trackID)
+                }
+                return true
+            }
+            if let result { g_value_set_boolean(result, known ? 1 : 0) }
         case .clearOverlay:
             let existed = shared.update { o -> Bool in
                 let had = o.byTrack.removeValue(forKey: trackID) != nil
@@ -655,6 +749,9 @@ public final class ArOverlay: VideoFilterElement {
                 taps.add(trackID: id, symbology: e.info.symbology, text: e.info.text, quad: e.quad, ops: ops.map(\.op))
             }
         }
+        if s.notes || !state.notes.notes.isEmpty {
+            tiles += noteTiles(frame: frame, regions: regions, nanoseconds: UInt64(max(0, t) * 1e9), settings: s, state: state)
+        }
         // What the user sees now is what a tap hits; codes gone are no longer expanded.
         let visibleIDs = Set(changes.visible.compactMap(\.info.trackID))
         let list = state.style.list, styleGeneration = state.generation
@@ -705,6 +802,82 @@ public final class ArOverlay: VideoFilterElement {
             throw ElementError.format("aroverlay could not blend into \(String(cString: gst_video_format_to_string(frame.format))) frames")
         }
         cat.log(.log, element.object, "drew \(tiles.count) tiles for \(changes.visible.count) codes and the located regions")
+    }
+
+    /// Applies the note requests of clicks and actions, moves the notes with the scene (when the frame
+    /// has a luma plane), adds them to the frame's metadata (kind `note`) and returns their tiles: a
+    /// dot on the scene point and an upright label above it, labels kept apart and inside the frame.
+    private func noteTiles(frame: VideoFrame, regions: [BarcodeRegion], nanoseconds now: UInt64, settings s: Settings,
+                           state: State) -> [RenderTile] {
+        let requests = shared.update { o -> [NoteRequest] in
+            defer { o.noteRequests = [] }
+            return o.noteRequests
+        }
+        state.notes.expiryNanoseconds = UInt64(s.noteExpiry * 1e9)
+        var adds: [(id: UInt64, x: Double, y: Double, text: String)] = []
+        for r in requests {
+            switch r {
+            case .add(let id, let x, let y, let text): adds.append((id, x, y, text))
+            case .edit(let id, let text): state.notes.edit(id, text: text)
+            case .remove(let id):
+                state.notes.remove(id)
+                cat.log(.info, element.object, "note \(id) removed")
+            }
+        }
+        // The notes there were move with the scene; new ones are pinned where the click was, on this frame.
+        var spare: LumaPyramid? = nil
+        let pyramid = state.notes.notes.isEmpty && adds.isEmpty ? nil : frame.trackLuma.map {
+            LumaPyramid(copying: $0.base, width: $0.width, height: $0.height, stride: $0.stride, levelCount: 4, reusing: &spare)
+        }
+        state.notes.advance(from: state.notePyramid, to: pyramid, now: now)
+        for n in adds {
+            state.notes.add(id: n.id, at: Point(x: n.x, y: n.y), text: n.text, now: now)
+            cat.log(.info, element.object, "note \(n.id) pinned at (\(n.x), \(n.y))")
+        }
+        state.notePyramid = pyramid
+        let notes = state.notes.notes
+        var tiles: [RenderTile] = [], rects: [(id: UInt64, rect: Rect)] = []
+        var items: [LabelLayout.Item] = [], labels: [LabelContent] = []
+        let font = state.renderer.sizedFont(s.font ?? "Sans Bold", frameHeight: frame.height)
+        for n in notes where n.visible {
+            let label = LabelContent(text: n.text, font: font, color: Color(red: 1, green: 1, blue: 1),
+                                     background: Color(red: 0.125, green: 0.125, blue: 0.125, alpha: 0.82), padding: 4, radius: 4)
+            let size = state.renderer.size(of: label)
+            items.append(LabelLayout.Item(code: n.id, index: 0,
+                                          rect: PlacedRect(center: Point(x: n.point.x, y: n.point.y - size.height / 2 - 10),
+                                                           width: size.width, height: size.height)))
+            labels.append(label)
+        }
+        let visible = notes.filter(\.visible)
+        for (placed, (n, label)) in zip(state.noteLayout.place(items, width: Double(frame.width), height: Double(frame.height)),
+                                       zip(visible, labels)) {
+            let dot = PlacedRect(center: n.point, width: 10, height: 10)
+            var ops: [DrawOp] = [.dot(rect: dot, color: Color(red: 1, green: 0.8, blue: 0)), .label(label, rect: placed.rect)]
+            if let l = placed.leader {
+                ops.insert(.outline(quad: Quad(topLeft: l.from, topRight: l.to, bottomRight: l.to, bottomLeft: l.from),
+                                    color: Color(red: 1, green: 0.8, blue: 0), width: 2), at: 0)
+            }
+            for op in ops { tiles += state.renderer.tiles(for: op, opacity: 1, frameWidth: frame.width, frameHeight: frame.height) }
+            rects.append((n.id, placed.rect.bounds))
+            rects.append((n.id, dot.bounds))
+        }
+        let ids = Set(notes.map(\.id))
+        shared.update { o in
+            o.noteRects = rects
+            // Notes dropped here (expired) are gone for the actions too; ones asked for since stay.
+            let asked = Set(o.noteRequests.compactMap { r -> UInt64? in if case .add(let id, _, _, _) = r { id } else { nil } })
+            o.liveNotes = o.liveNotes.filter { ids.contains($0) || asked.contains($0) }
+        }
+        if !notes.isEmpty {
+            frame.setBarcodeRegions(regions + notes.map { n in
+                var r = BarcodeRegion(trackID: n.id, symbology: TargetKind.note.rawValue, payload: Array(n.text.utf8),
+                                      quad: Quad(topLeft: n.point, topRight: n.point, bottomRight: n.point, bottomLeft: n.point),
+                                      state: n.visible ? .tracked : .occluded, quality: 0)
+                r.kind = .note
+                return r
+            })
+        }
+        return tiles
     }
 
     /// Moves each code's upright labels and boxes together so that codes' labels do not overlap and

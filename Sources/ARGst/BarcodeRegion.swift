@@ -97,7 +97,8 @@ public struct BarcodeRegion: Equatable, Sendable {
     /// and signals: small structures).
     public func structure(reference withReference: Bool = true) -> OwnedStructure {
         let s = OwnedStructure(name: BarcodeRegion.paramsName)
-        if state != .located && kind == .code {
+        // A code's payload; a note's text. Located regions and rectangles have none.
+        if state != .located && kind != .rectangle {
             s.set("data", string: text)
             s.set("payload", bytes: payload)
         }
