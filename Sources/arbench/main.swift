@@ -18,6 +18,7 @@ let commands: [BenchCommand] = [
     LocateCommand.command,
     SoakBench.command,
     RectBench.command,
+    NotesBench.command,
 ]
 
 let args = Array(CommandLine.arguments.dropFirst())
