@@ -831,7 +831,7 @@ public final class ArOverlay: VideoFilterElement {
         }
         state.notes.advance(from: state.notePyramid, to: pyramid, now: now)
         for n in adds {
-            state.notes.add(id: n.id, at: Point(x: n.x, y: n.y), text: n.text, now: now)
+            state.notes.add(id: n.id, at: Point(x: n.x, y: n.y), text: n.text, now: now, in: pyramid)
             cat.log(.info, element.object, "note \(n.id) pinned at (\(n.x), \(n.y))")
         }
         state.notePyramid = pyramid

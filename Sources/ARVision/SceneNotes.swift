@@ -6,8 +6,11 @@ public struct SceneNote: Hashable, Sendable {
     public var text: String
     /// The scene point in frame pixels, where it is now (may lie outside the frame).
     public var point: Point
-    /// Whether the point is inside the frame on this frame.
+    /// Whether the point is inside the frame and its spot looks as it did when the note was pinned.
     public var visible: Bool
+    /// Whether the spot has not looked like itself for `SceneNotes.occlusionFrames` frames in a row
+    /// (something in front of it): hidden, kept, back when it looks like itself again.
+    public var occluded = false
     /// When the point was last inside the frame, nanoseconds of stream time.
     public var lastSeenNanoseconds: UInt64
 }
@@ -24,14 +27,27 @@ public struct SceneNotes: Sendable {
     public var patch = 72.0
     public private(set) var notes: [SceneNote] = []
     private let estimator = QuadMotionEstimator()
+    /// Each note's spot as it looked when pinned (a patch around its point), and the frames in a row
+    /// it has not looked like that.
+    private var looks: [UInt64: Appearance] = [:]
+    private var unlike: [UInt64: Int] = [:]
+    /// Frames in a row a spot must look unlike itself to count as covered.
+    public static let occlusionFrames = 2
 
     public init(expiryNanoseconds: UInt64 = 10_000_000_000) {
         self.expiryNanoseconds = expiryNanoseconds
     }
 
-    /// Pins a note with id `id` (unique, chosen by the caller) at `point` (frame pixels).
-    public mutating func add(id: UInt64, at point: Point, text: String, now: UInt64) {
+    /// Pins a note with id `id` (unique, chosen by the caller) at `point` (frame pixels); `pyramid`,
+    /// the frame's luma, gives the look of its spot (without it the spot is not checked for cover).
+    public mutating func add(id: UInt64, at point: Point, text: String, now: UInt64, in pyramid: LumaPyramid? = nil) {
         notes.append(SceneNote(id: id, text: text, point: point, visible: true, lastSeenNanoseconds: now))
+        if let pyramid, let look = Appearance(pyramid, quad: spot(point)) { looks[id] = look }
+    }
+
+    /// The patch around `point` whose look identifies a note's spot.
+    private func spot(_ point: Point) -> Quad {
+        Quad(Rect(x: point.x - patch / 2, y: point.y - patch / 2, width: patch, height: patch))
     }
 
     /// Replaces a note's text; false when there is no such note.
@@ -47,12 +63,16 @@ public struct SceneNotes: Sendable {
     public mutating func remove(_ id: UInt64) -> Bool {
         guard let i = notes.firstIndex(where: { $0.id == id }) else { return false }
         notes.remove(at: i)
+        looks[id] = nil
+        unlike[id] = nil
         return true
     }
 
     /// Forgets every note (a flush, a discontinuity).
     public mutating func removeAll() {
         notes = []
+        looks = [:]
+        unlike = [:]
     }
 
     /// Moves every note's point with the scene from `previous` to `next` (same size), marks which
@@ -81,9 +101,25 @@ public struct SceneNotes: Sendable {
         }
         for i in notes.indices {
             let p = notes[i].point
-            notes[i].visible = p.x >= 0 && p.y >= 0 && p.x < w && p.y < h
-            if notes[i].visible { notes[i].lastSeenNanoseconds = now }
+            let inside = p.x >= 0 && p.y >= 0 && p.x < w && p.y < h
+            // Covered: the whole spot in view, and not like itself for a few frames in a row.
+            let id = notes[i].id
+            if inside, let look = looks[id], p.x - patch / 2 >= 0, p.y - patch / 2 >= 0, p.x + patch / 2 <= w, p.y + patch / 2 <= h,
+               let seen = Appearance(next, quad: spot(p)) {
+                let n = seen.matches(look) ? 0 : (unlike[id] ?? 0) + 1
+                unlike[id] = n
+                notes[i].occluded = n >= Self.occlusionFrames
+            } else if !inside {
+                unlike[id] = 0
+                notes[i].occluded = false
+            }
+            notes[i].visible = inside && !notes[i].occluded
+            if inside { notes[i].lastSeenNanoseconds = now }
         }
-        notes.removeAll { !$0.visible && now > $0.lastSeenNanoseconds && now - $0.lastSeenNanoseconds > expiryNanoseconds }
+        notes.removeAll { n in
+            let gone = !n.visible && now > n.lastSeenNanoseconds && now - n.lastSeenNanoseconds > expiryNanoseconds
+            if gone { looks[n.id] = nil; unlike[n.id] = nil }
+            return gone
+        }
     }
 }

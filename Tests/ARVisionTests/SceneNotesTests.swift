@@ -35,7 +35,7 @@ final class SceneNotesTests: XCTestCase {
             let current = frame(ox, oy)
             let now = UInt64(n) * 33_333_333
             if n == 0 {
-                notes.add(id: 1, at: Point(x: scenePoint.x - Double(ox), y: scenePoint.y - Double(oy)), text: "here", now: now)
+                notes.add(id: 1, at: Point(x: scenePoint.x - Double(ox), y: scenePoint.y - Double(oy)), text: "here", now: now, in: current)
             } else {
                 notes.advance(from: previous, to: current, now: now)
             }
@@ -59,6 +59,25 @@ final class SceneNotesTests: XCTestCase {
         let last = notes.notes[0]
         XCTAssertTrue(last.visible)
         XCTAssertLessThanOrEqual(last.point.distance(to: Point(x: 160, y: 120 + 1)), 4, "back at its place: \(last.point)")
+    }
+
+    /// Something in front of a note's spot hides it on the second covered frame; uncovered, it is back.
+    func testACoveredSpotHidesItsNoteUntilItIsSeenAgain() {
+        var notes = SceneNotes()
+        let clear = frame(200, 200)
+        var coveredPixels = clear.levels[0].pixels
+        for y in 80..<160 { for x in 120..<200 { coveredPixels[y * 320 + x] = 128 } }
+        let covered = LumaPyramid(LumaPlane(width: 320, height: 240, pixels: coveredPixels)!, levelCount: 4)
+        notes.add(id: 1, at: Point(x: 160, y: 120), text: "spot", now: 0, in: clear)
+        var shown: [Bool] = []
+        var previous = clear
+        for (i, f) in [clear, covered, covered, covered, clear, clear].enumerated() {
+            notes.advance(from: previous, to: f, now: UInt64(i + 1) * 33_333_333)
+            previous = f
+            shown.append(notes.notes[0].visible)
+        }
+        XCTAssertEqual(shown, [true, true, false, false, true, true])
+        XCTAssertEqual(notes.notes[0].point.distance(to: Point(x: 160, y: 120)), 0, accuracy: 1, "not moved while covered")
     }
 
     func testNotesAreEditedRemovedAndExpireOutOfTheFrame() {
