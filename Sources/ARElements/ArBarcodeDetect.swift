@@ -189,15 +189,7 @@ final class CodeDetectorStage {
     func scan(_ frame: VideoFrame, outlines: CodeOutlines) -> DetectorResult {
         frame.withLuma(scratch: &scratch) { luma in
             var result = detector.scan(luma)
-            if result.codes.contains(where: { !Detection.isSelfChecking(symbology: $0.symbology) }) {
-                result.codes = outlines.refined(result.codes, in: LumaPlane(copying: luma))
-            } else if result.codes.contains(where: { CodeOutlines.touchesBorder($0.quad, width: luma.width, height: luma.height) }) {
-                result.codes = result.codes.map { d in
-                    var d = d
-                    if CodeOutlines.touchesBorder(d.quad, width: luma.width, height: luma.height) { d.outlineComplete = false }
-                    return d
-                }
-            }
+            result.codes = outlines.refined(result.codes, width: luma.width, height: luma.height, plane: LumaPlane(copying: luma))
             return result
         }
     }

@@ -172,6 +172,7 @@ public final class ArBarcodeTrack: VideoFilterElement {
         try decoder.reconfigure(symbologies: s.symbologies, options: s.detector)
         stage.configure(s.tracking)
         let live = stage.begin(frame: frame, luma: luma)
+        schedule.interval = s.redecodeInterval
         var detections: [Detection] = []
         /// Time decoding on this frame (sync) or of the worker's result collected on it (async).
         var decodeMilliseconds: Double?
@@ -183,7 +184,6 @@ public final class ArBarcodeTrack: VideoFilterElement {
                 if result.full { located = Self.regions(result.located) }
                 cat.log(.log, element.object, "worker: \(result.detections.count) codes from frame \(result.frame) (\(result.full ? "full" : "regions")), \(detections.count) carried to \(stage.frameIndex)")
             }
-            schedule.interval = s.redecodeInterval
             let redecode = live.filter { schedule.isDue($0.id, frame: stage.frameIndex) }
             if let kind = cadence.request(tracking: !redecode.isEmpty, interval: s.detectInterval), let plane = stage.current?.levels[0],
                worker.submit(.init(plane: plane, frame: stage.frameIndex, regions: kind == .full ? nil : redecode,
@@ -194,7 +194,6 @@ public final class ArBarcodeTrack: VideoFilterElement {
         } else {
             let plane = stage.current?.levels[0] ?? LumaPlane(copying: luma)
             located = []
-            schedule.interval = s.redecodeInterval
             let due = live.filter { schedule.isDue($0.id, frame: stage.frameIndex) }
             let t0 = DispatchTime.now().uptimeNanoseconds
             defer { decodeMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6 }

@@ -135,7 +135,8 @@ public final class ArOverlay: VideoFilterElement {
         SignalSpec("reset-count", params: [], returns: .bool, isAction: true),
         // () -> gchar *: the count so far as a JSON Lines object (found, missing, unexpected); NULL without a list.
         SignalSpec("count-summary", params: [], returns: .string, isAction: true),
-        // (gdouble x, gdouble y, gchar *text) -> guint64: pins a note at a point of the frame (pixels); its id.
+        // (gdouble x, gdouble y, gchar *text) -> guint64: pins a note at a point of the frame (pixels); its id,
+        // 0 (and a WARNING) for a point that is not finite.
         SignalSpec("add-note", params: [.double, .double, .string], returns: .uint64, isAction: true),
         // (guint64 id, gchar *text) -> gboolean: replaces a note's text; FALSE when there is no such note.
         SignalSpec("edit-note", params: [.uint64, .string], returns: .bool, isAction: true),
@@ -619,6 +620,11 @@ public final class ArOverlay: VideoFilterElement {
             let x = withUnsafePointer(to: params[0]) { g_value_get_double($0) }
             let y = withUnsafePointer(to: params[1]) { g_value_get_double($0) }
             let text = withUnsafePointer(to: params[2]) { g_value_get_string($0).map { String(cString: $0) } } ?? ""
+            guard x.isFinite, y.isFinite else {
+                element.postWarning(.settings("add-note refused: the point (\(x), \(y)) is not a finite position in frame pixels"))
+                if let result { g_value_set_uint64(result, 0) }
+                return
+            }
             let id = shared.update { o -> UInt64 in
                 let id = o.nextNoteID
                 o.nextNoteID += 1

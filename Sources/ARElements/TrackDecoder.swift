@@ -36,7 +36,7 @@ final class TrackDecoder {
     }
 
     private func refined(_ detections: [Detection], in plane: LumaPlane) -> [Detection] {
-        outlines.refined(detections, in: plane)
+        outlines.refined(detections, width: plane.width, height: plane.height, plane: plane)
     }
 
     private let outlines = CodeOutlines()
@@ -50,13 +50,16 @@ final class TrackDecoder {
 struct CodeOutlines {
     private let refiner = LinearOutlineRefiner()
 
-    func refined(_ detections: [Detection], in plane: LumaPlane) -> [Detection] {
-        detections.map { d in
+    /// `detections` in a `width` × `height` frame, 1D outlines fitted on `plane` (asked for only
+    /// when a 1D code is there: a caller may have to copy the frame to make it).
+    func refined(_ detections: [Detection], width: Int, height: Int, plane: @autoclosure () -> LumaPlane) -> [Detection] {
+        let luma = detections.contains { !Detection.isSelfChecking(symbology: $0.symbology) } ? plane() : nil
+        return detections.map { d in
             var out = d
-            if !Detection.isSelfChecking(symbology: d.symbology) {
-                if let quad = refiner.refine(d.quad, in: plane) { out.quad = quad } else { out.outlineComplete = false }
+            if let luma, !Detection.isSelfChecking(symbology: d.symbology) {
+                if let quad = refiner.refine(d.quad, in: luma) { out.quad = quad } else { out.outlineComplete = false }
             }
-            if Self.touchesBorder(out.quad, width: plane.width, height: plane.height) { out.outlineComplete = false }
+            if Self.touchesBorder(out.quad, width: width, height: height) { out.outlineComplete = false }
             return out
         }
     }

@@ -95,12 +95,12 @@ public struct LabelLayout: Sendable {
             var d = target
             if let last = shown[key] {
                 let step = (target - last) * follow
-                d = (target - last).length < 0.5 ? target : last + step
+                d = target.distance(to: last) < 0.5 ? target : last + step
             }
             next[key] = d
             var rect = item.rect
             rect.center = item.rect.center + d
-            let far = d.length > max(4, min(item.rect.width, item.rect.height) / 2)
+            let far = d.distance(to: Point(x: 0, y: 0)) > max(4, min(item.rect.width, item.rect.height) / 2)
             out.append(Placed(rect: rect, leader: far ? Leader(from: Self.edgePoint(of: rect, towards: item.rect.center), to: item.rect.center) : nil))
         }
         shown = next
@@ -115,9 +115,4 @@ public struct LabelLayout: Sendable {
         let s = min(1, sx, sy)
         return rect.center + v * s
     }
-}
-
-extension Point {
-    /// Distance from the origin.
-    var length: Double { (x * x + y * y).squareRoot() }
 }

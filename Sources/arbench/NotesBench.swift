@@ -12,10 +12,7 @@ enum NotesBench {
                                       run: run)
 
     static func run(_ args: [String]) throws {
-        func value(_ flag: String, _ fallback: String) -> String {
-            guard let i = args.firstIndex(of: flag), i + 1 < args.count else { return fallback }
-            return args[i + 1]
-        }
+        func value(_ flag: String, _ fallback: String) -> String { flagValue(args, flag, fallback) }
         let clips = Int(value("--clips", "3")) ?? 3
         let frames = Int(value("--frames", "120")) ?? 120
         let size = frameSizes(value("--size", "1280x720")).first ?? (1280, 720)

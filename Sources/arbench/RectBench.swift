@@ -12,10 +12,7 @@ enum RectBench {
                                       run: run)
 
     static func run(_ args: [String]) throws {
-        func value(_ flag: String, _ fallback: String) -> String {
-            guard let i = args.firstIndex(of: flag), i + 1 < args.count else { return fallback }
-            return args[i + 1]
-        }
+        func value(_ flag: String, _ fallback: String) -> String { flagValue(args, flag, fallback) }
         let clips = Int(value("--clips", "6")) ?? 6
         let frames = Int(value("--frames", "90")) ?? 90
         let size = frameSizes(value("--size", "640x480")).first ?? (640, 480)

@@ -8,6 +8,12 @@ struct BenchCommand: Sendable {
     var run: @Sendable ([String]) throws -> Void
 }
 
+/// The word after `flag` in `args`, or `fallback` when the flag is absent or last.
+func flagValue(_ args: [String], _ flag: String, _ fallback: String) -> String {
+    guard let i = args.firstIndex(of: flag), i + 1 < args.count else { return fallback }
+    return args[i + 1]
+}
+
 let commands: [BenchCommand] = [
     OverlayBench.command,
     BenchCommand(name: "stream", summary: "[--seconds 10]: RTSP glass-to-glass latency and arserve CPU, 1 and 2 viewers", run: StreamBench.run),
