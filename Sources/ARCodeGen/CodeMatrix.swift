@@ -62,7 +62,7 @@ public struct CodeMatrix: Hashable, Sendable {
 
     /// A linear code (one module high) from its run-length pattern: bar, space, bar... widths in
     /// modules, starting with a bar.
-    init(linearWidths widths: [Int], symbology: String) throws {
+    public init(linearWidths widths: [Int], symbology: String) throws {
         var row: [Bool] = []
         for (i, w) in widths.enumerated() { row += Array(repeating: i % 2 == 0, count: w) }
         try self.init(width: row.count, height: 1, modules: row, quietZoneModules: 10, symbology: symbology)

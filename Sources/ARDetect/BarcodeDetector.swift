@@ -85,6 +85,9 @@ public final class BarcodeDetector {
     /// Regions whose centre lies in one of `skipping` (frame pixels: e.g. tracked codes, re-decoded
     /// on their own) are left alone.
     public func scan(_ luma: LumaImage, skipping: [Quad] = []) -> DetectorResult {
+        if luma.width < Self.minimumThickness || luma.height < Self.minimumThickness {
+            return scanStretched(luma, skipping: skipping)
+        }
         switch options.locate {
         case .full: return DetectorResult(codes: fullScan(luma), located: [])
         case .regions: return locateAndDecode(luma, skipping: skipping)
@@ -120,6 +123,31 @@ public final class BarcodeDetector {
             result.located.removeAll { r in result.codes.contains { $0.quad.contains(r.quad.center) || r.quad.contains($0.quad.center) } }
             return result
         }
+    }
+
+    /// Pixels a frame needs across, both ways, for zbar's scan lines and the localizer's cells to
+    /// see a code in it; a thinner frame (a crop of a code's bars, a line-scan camera's rows) is
+    /// scanned stretched to this.
+    public static let minimumThickness = 16
+
+    /// A stretched copy of a thin frame (`minimumThickness`).
+    private var thin = LumaBuffer(width: 1, height: 1)
+
+    /// `scan` of a frame thinner than `minimumThickness`: zbar over a copy stretched by whole factors
+    /// (rows or columns repeated, bilinear), then the extra passes, whatever `locate` says (the
+    /// localizer's cells need more rows, and the whole copy costs at most 16 scan lines); outlines
+    /// mapped back.
+    private func scanStretched(_ luma: LumaImage, skipping: [Quad]) -> DetectorResult {
+        func factor(_ n: Int) -> Int { n < Self.minimumThickness ? (Self.minimumThickness + n - 1) / n : 1 }
+        let fx = factor(luma.width), fy = factor(luma.height)
+        let toFrame = AffineMap(a: 1 / Double(fx), b: 0, tx: 0, c: 0, d: 1 / Double(fy), ty: 0)
+        thin.resample(luma, map: toFrame, width: luma.width * fx, height: luma.height * fy)
+        let codes = thin.withLuma { fullScan($0) }.map { d -> Detection in
+            var d = d
+            d.quad = toFrame.apply(d.quad)
+            return d
+        }
+        return DetectorResult(codes: codes.filter { d in !skipping.contains { $0.contains(d.quad.center) } }, located: [])
     }
 
     /// The regions the localizer finds in `luma`, best first.

@@ -110,7 +110,7 @@ final class RegionDecoder {
                     // Neighbouring rows share blur: agreement counts once per group of four rows
                     // (a quarter of the bars' height), so two agreeing readings are two independent ones.
                     let groups = Set(s.points.map { Int($0.y) / Self.rowsPerGroup }).count
-                    return Detection(symbology: Symbology.displayName(s.type), payload: s.payload, quad: quad, quality: groups)
+                    return Detection(symbology: s.name, payload: s.payload, quad: quad, quality: groups)
                 }
             })
     }

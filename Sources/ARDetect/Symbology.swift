@@ -18,6 +18,8 @@ public struct Symbology: Hashable, Sendable {
         Symbology(name: "isbn13", type: ZBAR_ISBN13),
         Symbology(name: "i25", type: ZBAR_I25),
         Symbology(name: "code39", type: ZBAR_CODE39),
+        // Read by the Code 39 decoder; see `Code32`.
+        Symbology(name: "code32", type: ZBAR_CODE39),
         Symbology(name: "code93", type: ZBAR_CODE93),
         Symbology(name: "code128", type: ZBAR_CODE128),
         Symbology(name: "codabar", type: ZBAR_CODABAR),

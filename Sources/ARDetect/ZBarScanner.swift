@@ -4,6 +4,8 @@ import CZBar
 /// One symbol as zbar reports it, before the outline is fitted.
 struct ScannedSymbol {
     var type: zbar_symbol_type_t
+    /// The symbology's reported name, e.g. `QR-Code`, `CODE-32`.
+    var name: String
     /// The decoded bytes, exactly as zbar returns them (binary mode for QR).
     var payload: [UInt8]
     /// zbar's location points in the scanned image, pixels: a 2D code's corners; for a 1D code one
@@ -29,7 +31,7 @@ struct ScannedSymbol {
             quad = LinearOutline.fit(points: points, orientation: orientation, in: image)
         }
         guard let quad else { return nil }
-        return Detection(symbology: Symbology.displayName(type), payload: payload, quad: map.apply(quad), quality: quality)
+        return Detection(symbology: name, payload: payload, quad: map.apply(quad), quality: quality)
     }
 }
 
@@ -79,6 +81,8 @@ final class ZBarScanner {
         self.scanner = scanner
         zbar_image_set_format(image, 0x3030_3859)  // fourcc "Y800"
         enabledEAN13 = symbologies.contains { $0.name == "ean13" }
+        enabledCode39 = symbologies.contains { $0.name == "code39" }
+        enabledCode32 = symbologies.contains { $0.name == "code32" }
         renew = fresh && symbologies.contains { Symbology.decodedInHalves($0.type) || $0.isTwoDimensional }
     }
 
@@ -107,6 +111,9 @@ final class ZBarScanner {
 
     /// Whether EAN-13 itself was asked for (it may run only to feed UPC-A or ISBN).
     private let enabledEAN13: Bool
+    /// Whether Code 39 and Code 32 were asked for (both are read by zbar's Code 39 decoder).
+    private let enabledCode39: Bool
+    private let enabledCode32: Bool
 
     deinit {
         zbar_image_destroy(image)
@@ -149,7 +156,16 @@ final class ZBarScanner {
             if type == ZBAR_EAN13 && !enabledEAN13 { continue }
             let length = Int(zbar_symbol_get_data_length(s))
             guard let data = zbar_symbol_get_data(s) else { continue }
-            let payload = Array(UnsafeRawBufferPointer(start: data, count: length))
+            var payload = Array(UnsafeRawBufferPointer(start: data, count: length))
+            var name = Symbology.displayName(type)
+            if type == ZBAR_CODE39 {
+                if enabledCode32, let text = Code32.text(fromCode39: payload) {
+                    payload = text
+                    name = Code32.symbologyName
+                } else if !enabledCode39 {
+                    continue
+                }
+            }
             let count = zbar_symbol_get_loc_size(s)
             var points: [Point] = []
             points.reserveCapacity(Int(count))
@@ -157,7 +173,7 @@ final class ZBarScanner {
                 // Measured on rendered codes: a QR corner or a bar edge at pixel boundary k is reported as k.
                 points.append(Point(x: Double(zbar_symbol_get_loc_x(s, i)), y: Double(zbar_symbol_get_loc_y(s, i))))
             }
-            out.append(ScannedSymbol(type: type, payload: payload, points: points,
+            out.append(ScannedSymbol(type: type, name: name, payload: payload, points: points,
                                      orientation: zbar_symbol_get_orientation(s), quality: Int(zbar_symbol_get_quality(s))))
         }
         return out

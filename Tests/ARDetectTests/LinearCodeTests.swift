@@ -71,3 +71,33 @@ final class LinearCodeTests: XCTestCase {
         XCTAssertEqual(scene.detect(try BarcodeDetector(symbologies: Symbology.parseList("all,isbn13"))).map(\.symbology), ["ISBN-13"])
     }
 }
+
+final class ThinFrameTests: XCTestCase {
+    /// Rows `y0..<y1` of `scene` as an image of their own.
+    private func rows(_ scene: DetectScene, _ y0: Int, _ y1: Int) throws -> DetectScene {
+        var strip = try DetectScene(width: scene.image.width, height: y1 - y0)
+        for y in y0..<y1 {
+            for x in 0..<scene.image.width { strip.image[x, y - y0] = scene.image[x, y] }
+        }
+        return strip
+    }
+
+    func testACodeInAOneRowFrameIsRead() throws {
+        var scene = try DetectScene(width: 260, height: 60)
+        try scene.add(CodeMatrix.ean13("4006381333931"), x: 130, y: 30, module: 2)
+        for (y0, y1) in [(30, 31), (25, 36)] {
+            let strip = try rows(scene, y0, y1)
+            for locate in [LocateMode.auto, .regions, .full] {
+                let found = strip.detect(try BarcodeDetector(options: DetectorOptions(locate: locate, threads: 1)))
+                XCTAssertEqual(found.map(\.text), ["4006381333931"], "rows \(y0)..<\(y1), locate \(locate)")
+                // The outline in the strip's own pixels: across its width, inside its rows.
+                guard let q = found.first?.quad else { continue }
+                let xs = q.corners.map(\.x), ys = q.corners.map(\.y)
+                XCTAssertEqual(xs.min() ?? 0, scene.truth[0].corners.map(\.x).min() ?? 0, accuracy: 3)
+                XCTAssertEqual(xs.max() ?? 0, scene.truth[0].corners.map(\.x).max() ?? 0, accuracy: 3)
+                XCTAssertGreaterThanOrEqual(ys.min() ?? -1, -0.5)
+                XCTAssertLessThanOrEqual(ys.max() ?? .infinity, Double(y1 - y0) + 0.5)
+            }
+        }
+    }
+}
