@@ -49,22 +49,26 @@ final class RegionDecoder {
     // MARK: - Passes
 
     /// Tries `scales` in turn (each rendered into `work` by `render`), the first also sharpened
-    /// (when `sharpenFirst`; `sharpenRadius`, pass pixels) and inverted, until `read` finds a
+    /// (when `sharpenFirst`; `sharpenRadius`, pass pixels), inverted and, with `binarize` (1D
+    /// strips), sharpened and binarized row by row, until `read` finds a
     /// confirmed code: read on two or more scan lines (row groups), or a QR code. Returns that, else
     /// the best reading seen (most lines).
-    private func firstConfirmed(scales: [Double], options: DetectorOptions, sharpenFirst: Bool = true, sharpenRadius: (Double) -> Int,
+    private func firstConfirmed(scales: [Double], options: DetectorOptions, sharpenFirst: Bool = true, binarize: Bool = false,
+                                sharpenRadius: (Double) -> Int,
                                 render: (Double) -> Void, read: (LumaImage, Double) -> [Detection]) -> [Detection] {
         var best: [Detection] = []
         for (i, scale) in scales.enumerated() {
             render(scale)
-            var variants: [(sharpen: Bool, invert: Bool)] = [(false, false)]
+            var variants: [(sharpen: Bool, invert: Bool, binarize: Bool)] = [(false, false, false)]
             if i == 0 {
-                if options.sharpen, sharpenFirst { variants.append((true, false)) }
-                if options.invert { variants.append((false, true)) }
+                if options.sharpen, sharpenFirst { variants.append((true, false, false)) }
+                if options.invert { variants.append((false, true, false)) }
+                if options.sharpen, binarize { variants.append((true, false, true)) }
             }
             for v in variants {
                 pass = work
                 if v.sharpen { pass.sharpenRows(radius: max(1, sharpenRadius(scale))) }
+                if v.binarize { pass.binarizeRows() }
                 if v.invert { pass.invert() }
                 let found = pass.withLuma { read($0, scale) }
                 if Self.strength(found) > Self.strength(best) { best = found }
@@ -97,7 +101,7 @@ final class RegionDecoder {
         if options.downscale, base / 2 * region.moduleSize >= 1.2 { scales.append(base / 2) }
         func width(_ scale: Double) -> Int { min(4096, max(16, Int(length * scale))) }
         return firstConfirmed(
-            scales: scales, options: options, sharpenRadius: { Int(($0 * region.moduleSize).rounded()) },
+            scales: scales, options: options, binarize: true, sharpenRadius: { Int(($0 * region.moduleSize).rounded()) },
             render: { strip(luma, origin: q.topLeft, u: u, d: d, length: length, height: height, width: width($0)) },
             read: { image, scale in
                 let sx = length / Double(width(scale)), sy = height / Double(Self.stripRows)
@@ -223,6 +227,40 @@ extension Symbology {
 }
 
 extension LumaBuffer {
+    /// Each row black (0) or white (255) at its own Otsu threshold: bars blurred so much that
+    /// narrow ones never get dark (zbar's edge detector misses them) still fall below it once
+    /// sharpened.
+    mutating func binarizeRows() {
+        let w = width
+        pixels.withUnsafeMutableBufferPointer { px in
+            var histogram = [Int](repeating: 0, count: 256)
+            for y in 0..<height {
+                for i in 0..<256 { histogram[i] = 0 }
+                var total = 0
+                for x in 0..<w {
+                    let v = Int(px[y * w + x])
+                    histogram[v] += 1
+                    total += v
+                }
+                // Otsu: the threshold that maximises the between-class variance.
+                var below = 0, belowSum = 0, best = 0.0, threshold = 128
+                for t in 0..<255 {
+                    below += histogram[t]
+                    belowSum += t * histogram[t]
+                    let above = w - below
+                    guard below > 0, above > 0 else { continue }
+                    let m0 = Double(belowSum) / Double(below), m1 = Double(total - belowSum) / Double(above)
+                    let between = Double(below) * Double(above) * (m0 - m1) * (m0 - m1)
+                    if between > best {
+                        best = between
+                        threshold = t
+                    }
+                }
+                for x in 0..<w { px[y * w + x] = Int(px[y * w + x]) <= threshold ? 0 : 255 }
+            }
+        }
+    }
+
     /// Unsharp mask along rows: `v + (v − mean of the pixels `radius` to each side)`, which steepens
     /// bar edges blurred across the bars.
     mutating func sharpenRows(radius: Int) {
