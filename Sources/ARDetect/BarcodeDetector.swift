@@ -83,7 +83,8 @@ public final class BarcodeDetector {
 
     /// Every code found in `luma` and, with `locate=regions`, the verified regions no pass read.
     /// Regions whose centre lies in one of `skipping` (frame pixels: e.g. tracked codes, re-decoded
-    /// on their own) are left alone.
+    /// on their own), or that hold one's centre and are 2D or under twice its area, are left alone;
+    /// so are codes read inside one.
     public func scan(_ luma: LumaImage, skipping: [Quad] = []) -> DetectorResult {
         if luma.width < Self.minimumThickness || luma.height < Self.minimumThickness {
             return scanStretched(luma, skipping: skipping)
@@ -167,7 +168,13 @@ public final class BarcodeDetector {
         quiet.removeAll { $0.until <= calls }
         let regions = locator.regions(in: luma, skipping: skipping + quiet.map(\.quad),
                                       forEach: { n, body in pool.run(count: n) { _, i in body(i) } }).filter { r in
-            if skipping.contains(where: { $0.contains(r.quad.center) || r.quad.contains($0.center) }) { return false }
+            // A region that is a tracked code is left to its re-decode; a 1D one that takes in a
+            // tracked code among more (a new code's bars merged with the texture around it) is not.
+            if skipping.contains(where: {
+                $0.contains(r.quad.center) || r.quad.contains($0.center) && (r.kind == .matrix || r.quad.area < 2 * $0.area)
+            }) {
+                return false
+            }
             // A region of a kind no enabled symbology has is neither decoded nor reported.
             if r.kind == .linear && !hasLinear { return false }
             if r.kind == .matrix && !hasMatrix { return false }
@@ -180,7 +187,7 @@ public final class BarcodeDetector {
             unverified -= 1
             return true
         }
-        let results = decode(regions, in: luma)
+        let results = decodeRefined(regions, in: luma)
         var found: [Detection] = []
         var located: [LocatedRegion] = []
         for (region, codes) in zip(regions, results) {
@@ -188,12 +195,46 @@ public final class BarcodeDetector {
                 if region.verified { located.append(region) }
                 if !region.verified, options.quietFrames > 0 { quiet.append((region.quad, calls + UInt64(options.quietFrames) + 1)) }
             } else {
-                merge(codes, into: &found)
+                // Tracked codes read again there are their re-decodes' business.
+                merge(codes.filter { d in !skipping.contains { $0.contains(d.quad.center) } }, into: &found)
             }
         }
         // A located region that a code read elsewhere covers (e.g. a 2D blob around a 1D code) is that code.
         located.removeAll { r in found.contains { $0.quad.contains(r.quad.center) || r.quad.contains($0.quad.center) } }
         return DetectorResult(codes: found, located: located)
+    }
+
+    /// `regions` decoded on the pool, results in region order. A 1D reading made on one group of
+    /// strip lines only, where the region also took in other
+    /// texture across the bars (a code's bars merged with striped background: most strip lines
+    /// missed the code), is decoded again in narrower windows of that region across the bars
+    /// around where it was read (a half, then a quarter of its height); the first window that
+    /// reads the same code on more lines replaces the reading, now confirmed on this frame.
+    func decodeRefined(_ regions: [LocatedRegion], in luma: LumaImage) -> [[Detection]] {
+        var results = decode(regions, in: luma)
+        var places: [(i: Int, j: Int)] = []
+        var windows: [[LocatedRegion]] = []
+        for (i, codes) in results.enumerated() where regions[i].kind == .linear {
+            for (j, d) in codes.enumerated() where !Detection.isSelfChecking(symbology: d.symbology) && d.quality < 2 {
+                places.append((i, j))
+                windows.append([0.5, 0.25].compactMap { regions[i].window(across: $0, around: d.quad.center) })
+            }
+        }
+        guard !places.isEmpty else { return results }
+        let flat = windows.flatMap { $0 }
+        var again = decode(flat, in: luma)[...]
+        for (p, w) in zip(places, windows) {
+            let tries = again.prefix(w.count)
+            again = again.dropFirst(w.count)
+            let d = results[p.i][p.j]
+            for codes in tries {
+                if let better = codes.first(where: { $0.symbology == d.symbology && $0.payload == d.payload && $0.quality >= 2 }) {
+                    results[p.i][p.j] = better
+                    break
+                }
+            }
+        }
+        return results
     }
 
     /// Each of `regions` decoded on the pool; results in region order.
@@ -387,6 +428,30 @@ public final class BarcodeDetector {
         }) {
             found.append(n)
         }
+    }
+}
+
+extension LocatedRegion {
+    /// This 1D region cut across the bars to `fraction` of its height, centred on `point` as far
+    /// as the region allows; nil when that is under 8 px.
+    func window(across fraction: Double, around point: Point) -> LocatedRegion? {
+        let q = quad
+        let height = q.topLeft.distance(to: q.bottomLeft)
+        let h = height * fraction
+        guard h >= 8, height > 0 else { return nil }
+        let d = (q.bottomLeft - q.topLeft) * (1 / height)
+        let u = q.topRight - q.topLeft
+        // Across the bars, measured from the top edge (the line through topLeft along u).
+        let ul = max(1e-9, (u.x * u.x + u.y * u.y).squareRoot())
+        let n = Point(x: -u.y / ul, y: u.x / ul)
+        let along = (d.x * n.x + d.y * n.y)
+        guard abs(along) > 1e-6 else { return nil }
+        let s = ((point.x - q.topLeft.x) * n.x + (point.y - q.topLeft.y) * n.y) / along
+        let s0 = min(max(0, s - h / 2), height - h)
+        var r = self
+        r.quad = Quad(topLeft: q.topLeft + d * s0, topRight: q.topRight + d * s0,
+                      bottomRight: q.topRight + d * (s0 + h), bottomLeft: q.topLeft + d * (s0 + h))
+        return r
     }
 }
 

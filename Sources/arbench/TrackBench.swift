@@ -52,7 +52,7 @@ struct TrackBench {
         last position) and zxing-cpp on every frame; each frame is scored against the generator's truth.
         --no-stock skips the stock and zxing-cpp rows; --late-detail lists the first three live frames
         and each late one (to stderr): when the source pushed it and the time spent in arbarcodetrack,
-        after its timestamp, and each id switch. --keep keeps the clip, its truth and every row's JSON Lines
+        after its timestamp, each id switch and each code a row missed on a frame. --keep keeps the clip, its truth and every row's JSON Lines
         (the folder is printed). --clip sets any arcodesrc property (the defaults shown;
         names and ranges checked against arcodesrc's property table). --interval is the sync run's
         detect-interval (and the stock row's N); --async-interval the live run's (default 1, the
@@ -493,7 +493,13 @@ struct TrackBench {
                 let want = Self.payloadKey(nil, o.payload)
                 let hits = out.filter { key($0) == want && o.quad.contains($0.quad.center) }
                 guard let best = hits.min(by: { $0.quad.center.distance(to: o.quad.center) < $1.quad.center.distance(to: o.quad.center) })
-                else { continue }
+                else {
+                    if lateDetail {
+                        let text = "\(method) \(t.width)x\(t.height) missed: frame \(t.frame), code \(o.id) \(o.symbology) (\(String(decoding: o.payload, as: UTF8.self)))\n"
+                        FileHandle.standardError.write(Data(text.utf8))
+                    }
+                    continue
+                }
                 s.covered += 1
                 let side = o.quad.meanSide
                 // A card's quad is the photo's outline, not the code's corners.

@@ -1,0 +1,73 @@
+import ARCodeGen
+import ARCore
+@testable import ARDetect
+import XCTest
+
+/// Codes whose bars the localizer merged with what lies beside them.
+final class MergedRegionTests: XCTestCase {
+    /// A Code 128 40 px tall with random vertical stripes filling the 200 px below it, as a striped
+    /// background right under a code looks.
+    private func codeOverStripes() throws -> DetectScene {
+        var scene = try DetectScene(width: 420, height: 320)
+        try scene.add(CodeMatrix.code128("MERGED-128"), x: 210, y: 60, module: 2, barHeight: 40)
+        var state: UInt64 = 99
+        var x = 40, dark = true
+        while x < 380 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            let w = 2 + Int((state >> 33) % 4) * 2
+            for xx in x..<min(380, x + w) {
+                for y in 82..<282 { scene.image[xx, y] = dark ? 40 : 200 }
+            }
+            x += w
+            dark.toggle()
+        }
+        return scene
+    }
+
+    func testAReadingOnOneGroupOfLinesIsConfirmedInANarrowerWindow() throws {
+        let scene = try codeOverStripes()
+        // One region over the code and the stripes (as the localizer makes when their cells join).
+        let merged = LocatedRegion(kind: .linear, quad: Quad(topLeft: Point(x: 20, y: 38), topRight: Point(x: 400, y: 38),
+                                                              bottomRight: Point(x: 400, y: 282), bottomLeft: Point(x: 20, y: 282)),
+                                   axisDegrees: 0, moduleSize: 2, score: 1, verified: false)
+        let detector = try BarcodeDetector(options: DetectorOptions(locate: .regions, threads: 1))
+        let found = scene.image.pixels.withUnsafeBytes {
+            detector.decodeRefined([merged], in: LumaImage(base: $0.baseAddress!, width: scene.image.width,
+                                                           height: scene.image.height, stride: scene.image.width))
+        }
+        XCTAssertEqual(found.first?.map(\.text), ["MERGED-128"])
+        XCTAssertGreaterThanOrEqual(found.first?.first?.quality ?? 0, 2, "confirmed on this frame")
+    }
+
+    func testAWindowIsCutAcrossTheBarsAroundThePointInsideTheRegion() throws {
+        let r = LocatedRegion(kind: .linear, quad: Quad(topLeft: Point(x: 0, y: 0), topRight: Point(x: 100, y: 0),
+                                                         bottomRight: Point(x: 100, y: 80), bottomLeft: Point(x: 0, y: 80)),
+                              axisDegrees: 0, moduleSize: 2, score: 1, verified: false)
+        let w = try XCTUnwrap(r.window(across: 0.25, around: Point(x: 30, y: 40)))
+        XCTAssertEqual(w.quad.topLeft.y, 30, accuracy: 1e-9)
+        XCTAssertEqual(w.quad.bottomRight.y, 50, accuracy: 1e-9)
+        XCTAssertEqual(w.quad.topRight.x, 100, accuracy: 1e-9, "the whole length along the bars' axis")
+        // Near the edge: the window stays inside the region.
+        let top = try XCTUnwrap(r.window(across: 0.5, around: Point(x: 30, y: 2)))
+        XCTAssertEqual(top.quad.topLeft.y, 0, accuracy: 1e-9)
+        XCTAssertEqual(top.quad.bottomLeft.y, 40, accuracy: 1e-9)
+        XCTAssertNil(r.window(across: 0.05, around: Point(x: 30, y: 40)), "under 8 px")
+    }
+
+    func testARegionTakingInATrackedCodeAmongMoreIsDecodedButTheTrackedCodeIsNot() throws {
+        var scene = try DetectScene(width: 420, height: 200)
+        try scene.add(CodeMatrix.code128("NEW-128"), x: 210, y: 100, module: 2, barHeight: 60)
+        let detector = try BarcodeDetector(options: DetectorOptions(locate: .regions, threads: 1))
+        let luma = { (body: (LumaImage) -> DetectorResult) in
+            scene.image.pixels.withUnsafeBytes {
+                body(LumaImage(base: $0.baseAddress!, width: scene.image.width, height: scene.image.height, stride: scene.image.width))
+            }
+        }
+        // A small track near the code's left end: its centre lies in the code's region, which is far larger.
+        let small = Quad(topLeft: Point(x: 80, y: 85), topRight: Point(x: 100, y: 85), bottomRight: Point(x: 100, y: 105),
+                         bottomLeft: Point(x: 80, y: 105))
+        XCTAssertEqual(luma { detector.scan($0, skipping: [small]) }.codes.map(\.text), ["NEW-128"])
+        // A track over the code itself: left to its re-decode.
+        XCTAssertEqual(luma { detector.scan($0, skipping: [scene.truth[0]]) }.codes.map(\.text), [])
+    }
+}
