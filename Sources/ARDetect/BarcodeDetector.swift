@@ -208,34 +208,54 @@ public final class BarcodeDetector {
     /// strip lines only, where the region also took in other
     /// texture across the bars (a code's bars merged with striped background: most strip lines
     /// missed the code), is decoded again in narrower windows of that region across the bars
-    /// around where it was read (a half, then a quarter of its height); the first window that
-    /// reads the same code on more lines replaces the reading, now confirmed on this frame.
+    /// around where it was read (a half, a quarter, then an eighth of its height); the first window that
+    /// reads the same code on more lines replaces the reading, now confirmed on this frame. Before
+    /// that, a tall 1D region no pass read (`tallRegion`) is decoded again half by half across the
+    /// bars. Readings whose outline is still a point or a line are dropped.
     func decodeRefined(_ regions: [LocatedRegion], in luma: LumaImage) -> [[Detection]] {
         var results = decode(regions, in: luma)
-        var places: [(i: Int, j: Int)] = []
-        var windows: [[LocatedRegion]] = []
+        // A tall region no pass read: a code's bars may have joined other texture beside them
+        // (its strip lines mostly crossed that texture): its halves across the bars, on their own.
+        var halves: [(i: Int, windows: [LocatedRegion])] = []
+        for (i, codes) in results.enumerated() where codes.isEmpty && regions[i].kind == .linear {
+            let q = regions[i].quad
+            let length = q.topLeft.distance(to: q.topRight), height = q.topLeft.distance(to: q.bottomLeft)
+            guard height >= Self.tallRegion * length else { continue }
+            let across = (q.bottomLeft - q.topLeft) * 0.25, mid = q.topLeft + (q.topRight - q.topLeft) * 0.5
+            halves.append((i, [mid + across, mid + across * 3].compactMap { regions[i].window(across: 0.5, around: $0) }))
+        }
+        for (h, codes) in zip(halves, Self.split(decode(halves.flatMap(\.windows), in: luma), counts: halves.map(\.windows.count))) {
+            for c in codes { merge(c, into: &results[h.i]) }
+        }
+        // A reading on one group of lines: narrower windows around it.
+        var places: [(i: Int, j: Int, windows: [LocatedRegion])] = []
         for (i, codes) in results.enumerated() where regions[i].kind == .linear {
             for (j, d) in codes.enumerated() where !Detection.isSelfChecking(symbology: d.symbology) && d.quality < 2 {
-                places.append((i, j))
-                windows.append([0.5, 0.25].compactMap { regions[i].window(across: $0, around: d.quad.center) })
+                places.append((i, j, [0.5, 0.25, 0.125].compactMap { regions[i].window(across: $0, around: d.quad.center) }))
             }
         }
-        guard !places.isEmpty else { return results }
-        let flat = windows.flatMap { $0 }
-        var again = decode(flat, in: luma)[...]
-        for (p, w) in zip(places, windows) {
-            let tries = again.prefix(w.count)
-            again = again.dropFirst(w.count)
+        for (p, tries) in zip(places, Self.split(decode(places.flatMap(\.windows), in: luma), counts: places.map(\.windows.count))) {
             let d = results[p.i][p.j]
-            for codes in tries {
-                if let better = codes.first(where: { $0.symbology == d.symbology && $0.payload == d.payload && $0.quality >= 2 }) {
-                    results[p.i][p.j] = better
-                    break
-                }
-            }
+            let better = tries.lazy.compactMap { $0.first { $0.symbology == d.symbology && $0.payload == d.payload && $0.quality >= 2 } }.first
+            if let better { results[p.i][p.j] = better }
         }
-        return results
+        // A reading left without an outline (one scan line, its bars not followed) places nothing.
+        return results.map { $0.filter { !$0.quad.isDegenerate } }
     }
+
+    /// `flat` cut into consecutive pieces of `counts` elements.
+    private static func split<T>(_ flat: [T], counts: [Int]) -> [[T]] {
+        var out: [[T]] = [], start = 0
+        for n in counts {
+            out.append(Array(flat[start..<(start + n)]))
+            start += n
+        }
+        return out
+    }
+
+    /// A 1D region at least this tall (across the bars) for its length, that no pass read, is
+    /// decoded again half by half (`decodeRefined`): taller than most codes' bars.
+    static let tallRegion = 0.6
 
     /// Each of `regions` decoded on the pool; results in region order.
     private func decode(_ regions: [LocatedRegion], in luma: LumaImage) -> [[Detection]] {
@@ -259,7 +279,7 @@ public final class BarcodeDetector {
             return locator.region(around: quad, kind: kind, in: luma)
         }
         var found: [Detection] = []
-        for codes in decode(located, in: luma) { merge(codes, into: &found) }
+        for codes in decodeRefined(located, in: luma) { merge(codes, into: &found) }
         return found
     }
 
@@ -428,6 +448,14 @@ public final class BarcodeDetector {
         }) {
             found.append(n)
         }
+    }
+}
+
+extension Quad {
+    /// Whether this outline has no extent: its longest side under 2 px (a 1D reading from one scan
+    /// line whose bars could not be followed).
+    var isDegenerate: Bool {
+        (0..<4).allSatisfy { corners[$0].distance(to: corners[($0 + 1) % 4]) < 2 }
     }
 }
 

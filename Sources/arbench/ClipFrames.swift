@@ -18,7 +18,8 @@ struct ClipFrames {
     /// `x264enc ! avdec_h264` at `h264Kbps` kbit/s when given, into `path`.
     static func render(source: String, width: Int, height: Int, h264Kbps: Int?, path: String) throws -> ClipFrames {
         // A camera or streaming encoder's settings: fast preset, a key frame every 2 s at 30 fps.
-        let h264 = h264Kbps.map { " ! x264enc bitrate=\($0) speed-preset=veryfast key-int-max=60 ! h264parse ! avdec_h264"
+        // One encoder and decoder thread: threaded x264 under load gave a different clip now and then.
+        let h264 = h264Kbps.map { " ! x264enc threads=1 bitrate=\($0) speed-preset=veryfast key-int-max=60 ! h264parse ! avdec_h264 max-threads=1"
             + " ! videoconvert ! video/x-raw,format=I420,width=\(width),height=\(height)" } ?? ""
         _ = try runCollectingBarcodes(source + h264 + " ! filesink location=\(path)")
         var clip = ClipFrames(path: path, width: width, height: height, count: 0)

@@ -43,7 +43,8 @@ enum LocateCommand {
         for r in regions {
             let c = r.quad.center
             print("\(r.kind.rawValue) at (\(Int(c.x)), \(Int(c.y))) axis \(Int(r.axisDegrees))° module \(String(format: "%.2f", r.moduleSize)) px"
-                  + " score \(String(format: "%.1f", r.score))\(r.verified ? " verified" : "")")
+                  + " score \(String(format: "%.1f", r.score))\(r.verified ? " verified" : "")"
+                  + " corners " + r.quad.corners.map { String(format: "(%.1f, %.1f)", $0.x, $0.y) }.joined(separator: " "))
         }
         for d in result.codes { print("read \(d.symbology) \(d.text) quality \(d.quality) at \(Int(d.quad.center.x)), \(Int(d.quad.center.y))") }
         for l in result.located { print("located \(l.kind.rawValue) at \(Int(l.quad.center.x)), \(Int(l.quad.center.y))") }

@@ -46,13 +46,13 @@ struct TrackBench {
                              [--h264 KBPS] [--no-live] [--no-stock] [--late-detail] [--keep] [--track "locate=regions threads=1"]
                              [--clip speed=0.12,rotation-speed=20,scale-change=0.1,perspective=0.1,occluders=0,noise=2,blur=0,code-size=0.17]
         Renders arcodesrc clips (30 fps, moving QR / EAN-13 / Code 128 codes) once into a file, passed
-        through H.264 with --h264 (x264enc at KBPS kbit/s, speed-preset=veryfast, key-int-max=60, then
+        through H.264 with --h264 (x264enc threads=1 at KBPS kbit/s, speed-preset=veryfast, key-int-max=60, then
         avdec_h264), and replays the same decoded frames to every row: arbarcodetrack (sync, and async
         paced live at 30 fps), the stock approaches (zbar on every frame; zbar every Nth frame holding the
         last position) and zxing-cpp on every frame; each frame is scored against the generator's truth.
         --no-stock skips the stock and zxing-cpp rows; --late-detail lists the first three live frames
         and each late one (to stderr): when the source pushed it and the time spent in arbarcodetrack,
-        after its timestamp, each id switch and each code a row missed on a frame. --keep keeps the clip, its truth and every row's JSON Lines
+        after its timestamp, each id switch, each code a row missed on a frame and each vanished code it drew. --keep keeps the clip, its truth and every row's JSON Lines
         (the folder is printed). --clip sets any arcodesrc property (the defaults shown;
         names and ranges checked against arcodesrc's property table). --interval is the sync run's
         detect-interval (and the stock row's N); --async-interval the live run's (default 1, the
@@ -183,7 +183,7 @@ struct TrackBench {
             .first { $0.hasPrefix("model name") }.map { String($0.split(separator: ":").last ?? "").trimmingCharacters(in: .whitespaces) } ?? "?"
         print("Machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(cpu). Clips: \(frames) frames at 30 fps, \(codes) codes, seed \(seed), symbologies \(symbologies)"
               + (clipProperties.isEmpty ? "" : ", arcodesrc " + clipProperties.map { "\($0.0)=\($0.1)" }.joined(separator: " "))
-              + (h264Kbps.map { ", through H.264 at \($0) kbit/s (x264enc speed-preset=veryfast key-int-max=60, avdec_h264)" } ?? "") + ".\n")
+              + (h264Kbps.map { ", through H.264 at \($0) kbit/s (x264enc threads=1 speed-preset=veryfast key-int-max=60, avdec_h264 max-threads=1)" } ?? "") + ".\n")
         var lines: [String] = []
         var zxingVersion: String?
         for (w, h) in sizes {
@@ -473,6 +473,15 @@ struct TrackBench {
                 return payloads.contains(k) && !visibleNow.contains(k) && lastVisible[k].map { t.frame - $0 > Self.vanishGraceFrames } ?? true
             }) {
                 s.vanishedDrawn += 1
+                if lateDetail {
+                    let gone = out.filter { o in
+                        let k = key(o)
+                        return payloads.contains(k) && !visibleNow.contains(k) && lastVisible[k].map { t.frame - $0 > Self.vanishGraceFrames } ?? true
+                    }
+                    let text = "\(method) \(t.width)x\(t.height) vanished drawn: frame \(t.frame), "
+                        + gone.map { "track \($0.id) (\(String(decoding: $0.payload, as: UTF8.self)))" }.joined(separator: ", ") + "\n"
+                    FileHandle.standardError.write(Data(text.utf8))
+                }
             }
             for o in out where !payloads.contains(key(o)) {
                 s.falseTrackFrames += 1

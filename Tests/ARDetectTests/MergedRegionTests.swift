@@ -7,8 +7,8 @@ import XCTest
 final class MergedRegionTests: XCTestCase {
     /// A Code 128 40 px tall with random vertical stripes filling the 200 px below it, as a striped
     /// background right under a code looks.
-    private func codeOverStripes() throws -> DetectScene {
-        var scene = try DetectScene(width: 420, height: 320)
+    private func codeOverStripes(rows: Int = 200) throws -> DetectScene {
+        var scene = try DetectScene(width: 420, height: 120 + rows)
         try scene.add(CodeMatrix.code128("MERGED-128"), x: 210, y: 60, module: 2, barHeight: 40)
         var state: UInt64 = 99
         var x = 40, dark = true
@@ -16,7 +16,7 @@ final class MergedRegionTests: XCTestCase {
             state = state &* 6364136223846793005 &+ 1442695040888963407
             let w = 2 + Int((state >> 33) % 4) * 2
             for xx in x..<min(380, x + w) {
-                for y in 82..<282 { scene.image[xx, y] = dark ? 40 : 200 }
+                for y in 82..<(82 + rows) { scene.image[xx, y] = dark ? 40 : 200 }
             }
             x += w
             dark.toggle()
@@ -37,6 +37,26 @@ final class MergedRegionTests: XCTestCase {
         }
         XCTAssertEqual(found.first?.map(\.text), ["MERGED-128"])
         XCTAssertGreaterThanOrEqual(found.first?.first?.quality ?? 0, 2, "confirmed on this frame")
+    }
+
+    func testATallRegionNoPassReadIsReadHalfByHalf() throws {
+        // A frame of a camera-like clip (H.264, motion blur): a Code 128 card over a photo of
+        // another barcode, their bars one region, in which no strip pass reads anything.
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/merged-1d-region.pgm")
+        let file = try Data(contentsOf: url)
+        let header = Array("P5\n624 476\n255\n".utf8)
+        XCTAssertEqual(Array(file.prefix(header.count)), header)
+        let pixels = Array(file.dropFirst(header.count))
+        let merged = LocatedRegion(kind: .linear, quad: Quad(topLeft: Point(x: 7.9, y: 79.2), topRight: Point(x: 566.5, y: 8.0),
+                                                              bottomRight: Point(x: 616.1, y: 397.4), bottomLeft: Point(x: 57.6, y: 468.6)),
+                                   axisDegrees: -7, moduleSize: 2.28, score: 1, verified: false)
+        let detector = try BarcodeDetector(options: DetectorOptions(locate: .regions, threads: 1))
+        let found = pixels.withUnsafeBytes {
+            detector.decodeRefined([merged], in: LumaImage(base: $0.baseAddress!, width: 624, height: 476, stride: 624))
+        }
+        XCTAssertEqual(found.first?.map(\.text), ["C128-7-5"])
+        XCTAssertGreaterThanOrEqual(found.first?.first?.quality ?? 0, 2)
     }
 
     func testAWindowIsCutAcrossTheBarsAroundThePointInsideTheRegion() throws {
