@@ -191,6 +191,13 @@ public final class BarcodeDetector {
         var found: [Detection] = []
         var located: [LocatedRegion] = []
         for (region, codes) in zip(regions, results) {
+            if codes.isEmpty, region.verified, region.kind == .linear, options.fuseFrames > 1 {
+                let fusedCodes = fused(region, in: luma).filter { d in !skipping.contains { $0.contains(d.quad.center) } }
+                if !fusedCodes.isEmpty {
+                    merge(fusedCodes, into: &found)
+                    continue
+                }
+            }
             if codes.isEmpty {
                 if region.verified { located.append(region) }
                 if !region.verified, options.quietFrames > 0 { quiet.append((region.quad, calls + UInt64(options.quietFrames) + 1)) }
@@ -251,6 +258,24 @@ public final class BarcodeDetector {
             start += n
         }
         return out
+    }
+
+    /// Strips of unread 1D regions from earlier calls (`DetectorOptions.fuseFrames`).
+    private var fusion = StripFusion()
+
+    /// `region` (a verified 1D region no pass read on this call) decoded from its strip fused with
+    /// its strips of earlier calls; empty when there is nothing to fuse yet or no pass reads it.
+    private func fused(_ region: LocatedRegion, in luma: LumaImage) -> [Detection] {
+        guard let decoder = decoders.first else { return [] }
+        let scale = fusion.entry(at: region.quad).map { fusion.entries[$0].scale } ?? RegionDecoder.baseScale(region)
+        guard let (strip, placement) = decoder.renderedStrip(region, in: luma, scale: scale),
+              let pixels = fusion.add(strip.pixels, width: strip.width, rows: strip.height, quad: region.quad, scale: scale,
+                                      call: calls, keep: options.fuseFrames) else { return [] }
+        var image = strip
+        image.pixels = pixels
+        let codes = decoder.decode(strip: image, placement: placement, region: region, in: luma, options: options)
+        if !codes.isEmpty { fusion.remove(at: region.quad) }
+        return codes
     }
 
     /// A 1D region at least this tall (across the bars) for its length, that no pass read, is

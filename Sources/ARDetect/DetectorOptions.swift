@@ -26,6 +26,9 @@ public struct DetectorOptions: Equatable, Sendable {
     /// Background texture and pictures without codes cost a pass per this many frames, not every
     /// frame. 0 (the default, for stills): every call measures everything.
     public var quietFrames = 0
+    /// A verified 1D region no pass read is decoded again from its strips of up to this many
+    /// calls fused (`StripFusion`: aligned along the bars' axis, averaged). 0 or 1: off.
+    public var fuseFrames = 4
     /// Rotate 1D regions so their bars are upright (zbar scans only rows and columns).
     public var rotate: Bool
     /// Retry small regions (shorter side ≤ 400 px) at twice the size.

@@ -85,38 +85,79 @@ final class RegionDecoder {
 
     // MARK: - 1D strips
 
-    private func decodeLinear(_ region: LocatedRegion, in luma: LumaImage, options: DetectorOptions) -> [Detection] {
+    /// Where a 1D region's strip lies in the frame: its top edge from `origin` along `u` (unit,
+    /// across the bars) over `length` px, `height` px across it along `d` (unit, along the bars).
+    struct StripPlacement: Equatable {
+        var origin: Point, u: Point, d: Point
+        var length: Double, height: Double
+
+        /// Columns of the strip at `scale` pass pixels per frame pixel.
+        func width(_ scale: Double) -> Int { min(4096, max(16, Int(length * scale))) }
+    }
+
+    /// `region`'s strip placement, cut to the lines inside the frame; nil for a region too small.
+    static func placement(_ region: LocatedRegion, in luma: LumaImage) -> StripPlacement? {
         var q = region.quad
         let length = q.topLeft.distance(to: q.topRight)
-        guard length >= 8, q.topLeft.distance(to: q.bottomLeft) >= 2 else { return [] }
+        guard length >= 8, q.topLeft.distance(to: q.bottomLeft) >= 2 else { return nil }
         let u = (q.topRight - q.topLeft) * (1 / length), d = (q.bottomLeft - q.topLeft) * (1 / q.topLeft.distance(to: q.bottomLeft))
         // Bars cut by the frame's edge: the strip keeps the lines inside the frame (rows past the
         // edge would be white and read nothing, leaving the code unconfirmed).
         q = Self.clippedAcross(q, u: u, d: d, width: luma.width, height: luma.height)
         let height = q.topLeft.distance(to: q.bottomLeft)
-        guard height >= 2 else { return [] }
-        let base = min(4, max(0.25, Self.targetModulePixels / max(0.5, region.moduleSize)))
+        guard height >= 2 else { return nil }
+        return StripPlacement(origin: q.topLeft, u: u, d: d, length: length, height: height)
+    }
+
+    /// Pass pixels per frame pixel that make `region`'s modules about `targetModulePixels` wide.
+    static func baseScale(_ region: LocatedRegion) -> Double {
+        min(4, max(0.25, targetModulePixels / max(0.5, region.moduleSize)))
+    }
+
+    private func decodeLinear(_ region: LocatedRegion, in luma: LumaImage, options: DetectorOptions) -> [Detection] {
+        guard let p = Self.placement(region, in: luma) else { return [] }
+        let base = Self.baseScale(region)
         var scales = [base]
         if options.upscale, base * 2 <= 6 { scales.append(base * 2) }
         if options.downscale, base / 2 * region.moduleSize >= 1.2 { scales.append(base / 2) }
-        func width(_ scale: Double) -> Int { min(4096, max(16, Int(length * scale))) }
         return firstConfirmed(
             scales: scales, options: options, binarize: true, sharpenRadius: { Int(($0 * region.moduleSize).rounded()) },
-            render: { strip(luma, origin: q.topLeft, u: u, d: d, length: length, height: height, width: width($0)) },
-            read: { image, scale in
-                let sx = length / Double(width(scale)), sy = height / Double(Self.stripRows)
-                return self.linearScanner.scan(image).compactMap { s -> Detection? in
-                    guard !s.payload.isEmpty, !s.isTwoDimensional else { return nil }
-                    // Strip pixels → frame: x along the axis, y across the bars (band centres).
-                    let points = s.points.map { p in q.topLeft + u * ((p.x + 0.5) * sx) + d * ((p.y + 0.5) * sy) }
-                    let reading = s.orientation == ZBAR_ORIENT_DOWN ? u * -1 : u
-                    guard let quad = LinearOutline.fit(points: points, reading: reading, axisKnown: true, in: luma) else { return nil }
-                    // Neighbouring rows share blur: agreement counts once per group of four rows
-                    // (a quarter of the bars' height), so two agreeing readings are two independent ones.
-                    let groups = Set(s.points.map { Int($0.y) / Self.rowsPerGroup }).count
-                    return Detection(symbology: s.name, payload: s.payload, quad: quad, quality: groups)
-                }
-            })
+            render: { strip(luma, p, width: p.width($0)) },
+            read: { image, _ in self.readStrip(image, p, in: luma) })
+    }
+
+    /// `region`'s strip at `scale` (pass pixels per frame pixel) as the first pass sees it, with
+    /// its placement; nil for a region too small.
+    func renderedStrip(_ region: LocatedRegion, in luma: LumaImage, scale: Double) -> (image: LumaBuffer, placement: StripPlacement)? {
+        guard let p = Self.placement(region, in: luma) else { return nil }
+        strip(luma, p, width: p.width(scale))
+        return (work, p)
+    }
+
+    /// The 1D passes (as is, sharpened, inverted, binarized) on a given strip of `region` placed at
+    /// `placement` (e.g. several frames' strips fused), corners in `luma`'s pixels.
+    func decode(strip: LumaBuffer, placement: StripPlacement, region: LocatedRegion, in luma: LumaImage,
+                options: DetectorOptions) -> [Detection] {
+        let scale = Double(strip.width) / placement.length
+        return firstConfirmed(scales: [scale], options: options, binarize: true,
+                              sharpenRadius: { Int(($0 * region.moduleSize).rounded()) },
+                              render: { _ in work = strip }, read: { image, _ in self.readStrip(image, placement, in: luma) })
+    }
+
+    /// zbar's 1D readings of the strip `image` placed at `p`, outlines fitted in `luma`.
+    private func readStrip(_ image: LumaImage, _ p: StripPlacement, in luma: LumaImage) -> [Detection] {
+        let sx = p.length / Double(image.width), sy = p.height / Double(Self.stripRows)
+        return linearScanner.scan(image).compactMap { s -> Detection? in
+            guard !s.payload.isEmpty, !s.isTwoDimensional else { return nil }
+            // Strip pixels → frame: x along the axis, y across the bars (band centres).
+            let points = s.points.map { q in p.origin + p.u * ((q.x + 0.5) * sx) + p.d * ((q.y + 0.5) * sy) }
+            let reading = s.orientation == ZBAR_ORIENT_DOWN ? p.u * -1 : p.u
+            guard let quad = LinearOutline.fit(points: points, reading: reading, axisKnown: true, in: luma) else { return nil }
+            // Neighbouring rows share blur: agreement counts once per group of four rows
+            // (a quarter of the bars' height), so two agreeing readings are two independent ones.
+            let groups = Set(s.points.map { Int($0.y) / Self.rowsPerGroup }).count
+            return Detection(symbology: s.name, payload: s.payload, quad: quad, quality: groups)
+        }
     }
 
     /// `q` (a parallelogram along `u`, across `d`) cut across the bars to the lines whose bars
@@ -140,7 +181,8 @@ final class RegionDecoder {
 
     /// Fills `work` with the strip: `width` columns along `u` over `length` px, `stripRows` rows,
     /// each the mean of its band of `height / stripRows` px along `d`.
-    private func strip(_ luma: LumaImage, origin: Point, u: Point, d: Point, length: Double, height: Double, width: Int) {
+    private func strip(_ luma: LumaImage, _ p: StripPlacement, width: Int) {
+        let origin = p.origin, u = p.u, d = p.d, length = p.length, height = p.height
         let rows = Self.stripRows
         work.resize(width: width, height: rows)
         let band = height / Double(rows)

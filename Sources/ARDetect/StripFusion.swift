@@ -1,0 +1,101 @@
+import ARCore
+
+/// Several frames of one unread 1D region fused into one strip (`RegionDecoder` strips: rows
+/// across the bars, columns along the axis): noise and compression artefacts that differ from frame
+/// to frame average out, the bars do not. Each earlier strip is aligned to the newest along the
+/// axis by the shift that best matches their column profiles (the code's motion along its axis,
+/// measured on its own bars); a strip that matches too poorly (another code, a different place) is
+/// left out. Pure and deterministic.
+struct StripFusion {
+    /// Calls a region may go unseen before its strips are dropped.
+    static let maxAge: UInt64 = 2
+    /// Least normalised correlation of an earlier strip's profile with the newest one's.
+    static let minCorrelation = 0.8
+
+    struct Entry {
+        /// Where the region was last seen, frame pixels.
+        var quad: Quad
+        /// Pass pixels per frame pixel its strips are rendered at (one scale for all of them).
+        var scale: Double
+        /// Oldest first: each strip's pixels (`rows` × its width) and width.
+        var strips: [(pixels: [UInt8], width: Int)]
+        var lastCall: UInt64
+    }
+
+    private(set) var entries: [Entry] = []
+
+    /// The entry of a region seen at `quad` on an earlier call: centres inside each other's quads.
+    func entry(at quad: Quad) -> Int? {
+        entries.firstIndex { $0.quad.contains(quad.center) && quad.contains($0.quad.center) }
+    }
+
+    /// Adds `pixels` (`rows` rows of `width`) seen at `quad` on `call`, rendered at `scale`, keeping
+    /// the region's newest `keep` strips; returns the fusion of it with the earlier strips that
+    /// align (nil when none does: nothing to fuse).
+    mutating func add(_ pixels: [UInt8], width: Int, rows: Int, quad: Quad, scale: Double, call: UInt64, keep: Int) -> [UInt8]? {
+        entries.removeAll { call > $0.lastCall + Self.maxAge }
+        guard let i = entry(at: quad), entries[i].scale == scale else {
+            entries.removeAll { $0.quad.contains(quad.center) || quad.contains($0.quad.center) }
+            entries.append(Entry(quad: quad, scale: scale, strips: [(pixels, width)], lastCall: call))
+            return nil
+        }
+        let earlier = entries[i].strips
+        entries[i].strips = Array((earlier + [(pixels, width)]).suffix(max(1, keep)))
+        entries[i].quad = quad
+        entries[i].lastCall = call
+        let current = Self.profile(pixels, width: width, rows: rows)
+        var sums = pixels.map { Double($0) }, counts = [Double](repeating: 1, count: pixels.count)
+        var fused = false
+        for e in earlier.suffix(max(0, keep - 1)) {
+            let other = Self.profile(e.pixels, width: e.width, rows: rows)
+            guard let shift = Self.alignment(of: other, to: current), shift.correlation >= Self.minCorrelation else { continue }
+            fused = true
+            for r in 0..<rows {
+                for x in 0..<width {
+                    let xo = x + shift.offset
+                    guard xo >= 0, xo < e.width else { continue }
+                    sums[r * width + x] += Double(e.pixels[r * e.width + xo])
+                    counts[r * width + x] += 1
+                }
+            }
+        }
+        guard fused else { return nil }
+        return zip(sums, counts).map { UInt8(min(255, max(0, ($0 / $1).rounded()))) }
+    }
+
+    /// Forgets the region at `quad` (read: nothing left to fuse).
+    mutating func remove(at quad: Quad) {
+        entries.removeAll { $0.quad.contains(quad.center) || quad.contains($0.quad.center) }
+    }
+
+    /// Mean of each column over the rows.
+    static func profile(_ pixels: [UInt8], width: Int, rows: Int) -> [Double] {
+        var p = [Double](repeating: 0, count: width)
+        for r in 0..<rows { for x in 0..<width { p[x] += Double(pixels[r * width + x]) } }
+        return p.map { $0 / Double(rows) }
+    }
+
+    /// The offset `o` (columns) for which `other[x + o]` best matches `current[x]`, searched within a
+    /// quarter of the width with at least 60 % of `current` overlapping, and its normalised
+    /// correlation; nil when no offset overlaps enough.
+    static func alignment(of other: [Double], to current: [Double]) -> (offset: Int, correlation: Double)? {
+        let maxShift = max(1, current.count / 4)
+        var best: (offset: Int, correlation: Double)?
+        for o in -maxShift...maxShift {
+            let x0 = max(0, -o), x1 = min(current.count, other.count - o)
+            guard x1 - x0 >= current.count * 6 / 10, x1 - x0 >= 8 else { continue }
+            var ma = 0.0, mb = 0.0
+            for x in x0..<x1 { ma += current[x]; mb += other[x + o] }
+            let n = Double(x1 - x0)
+            ma /= n; mb /= n
+            var sab = 0.0, saa = 0.0, sbb = 0.0
+            for x in x0..<x1 {
+                let a = current[x] - ma, b = other[x + o] - mb
+                sab += a * b; saa += a * a; sbb += b * b
+            }
+            let c = saa > 0 && sbb > 0 ? sab / (saa * sbb).squareRoot() : 0
+            if best.map({ c > $0.correlation }) ?? true { best = (o, c) }
+        }
+        return best
+    }
+}

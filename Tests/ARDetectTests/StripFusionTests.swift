@@ -1,0 +1,74 @@
+import ARCodeGen
+import ARCore
+@testable import ARDetect
+import XCTest
+
+final class StripFusionTests: XCTestCase {
+    /// A Code 128 moving 3 px a frame, its contrast cut to 100 grey levels and ±60 levels of noise
+    /// on every pixel (different on every frame), with its exact region.
+    private func noisyFrames(_ count: Int) throws -> [(scene: DetectScene, region: LocatedRegion)] {
+        var state: UInt64 = 7
+        return try (0..<count).map { frame in
+            var scene = try DetectScene(width: 360, height: 160)
+            let dx = Double(frame) * 3
+            try scene.add(CodeMatrix.code128("FUSED-128"), x: 170 + dx, y: 80, module: 2, barHeight: 60)
+            for y in 0..<160 {
+                for x in 0..<360 {
+                    state = state &* 6364136223846793005 &+ 1442695040888963407
+                    let noise = Int((state >> 33) % 121) - 60
+                    scene.image[x, y] = UInt8(max(0, min(255, 128 + (Int(scene.image[x, y]) - 128) * 100 / 255 + noise)))
+                }
+            }
+            let region = LocatedRegion(kind: .linear, quad: Quad(topLeft: Point(x: 10 + dx, y: 55), topRight: Point(x: 340 + dx, y: 55),
+                                                                  bottomRight: Point(x: 340 + dx, y: 105), bottomLeft: Point(x: 10 + dx, y: 105)),
+                                       axisDegrees: 0, moduleSize: 2, score: 1, verified: true)
+            return (scene, region)
+        }
+    }
+
+    func testStripsOfSeveralFramesFusedAreReadWhereNoSingleFrameIs() throws {
+        let decoder = try RegionDecoder(symbologies: Symbology.allByDefault)
+        let options = DetectorOptions(locate: .regions, threads: 1)
+        var fusion = StripFusion()
+        var single: [Int] = [], fused: [Int] = []
+        for (call, f) in try noisyFrames(4).enumerated() {
+            f.scene.image.pixels.withUnsafeBytes {
+                let luma = LumaImage(base: $0.baseAddress!, width: 360, height: 160, stride: 360)
+                single.append(decoder.decode(f.region, in: luma, options: options).map(\.quality).max() ?? 0)
+                guard let (strip, placement) = decoder.renderedStrip(f.region, in: luma, scale: 1.5) else { return XCTFail("no strip") }
+                guard let pixels = fusion.add(strip.pixels, width: strip.width, rows: strip.height, quad: f.region.quad, scale: 1.5,
+                                              call: UInt64(call), keep: 4) else { return fused.append(-1) }
+                var image = strip
+                image.pixels = pixels
+                let codes = decoder.decode(strip: image, placement: placement, region: f.region, in: luma, options: options)
+                XCTAssertEqual(Set(codes.map(\.text)).subtracting(["FUSED-128"]), [], "no other reading")
+                fused.append(codes.filter { $0.text == "FUSED-128" }.map(\.quality).max() ?? 0)
+            }
+        }
+        XCTAssertTrue(single.allSatisfy { $0 < 2 }, "no single frame confirms the code: \(single)")
+        XCTAssertEqual(fused.first, -1, "nothing to fuse on the first frame")
+        XCTAssertGreaterThanOrEqual(fused.last ?? 0, 2, "four frames fused confirm it: \(fused)")
+    }
+
+    func testAnEarlierProfileIsAlignedByItsShiftAlongTheAxis() throws {
+        let base = (0..<200).map { Double(($0 * 7919) % 13 < 6 ? 40 : 220) }
+        let shifted = Array(repeating: 220.0, count: 9) + base.dropLast(9)
+        let a = try XCTUnwrap(StripFusion.alignment(of: shifted, to: base))
+        XCTAssertEqual(a.offset, 9)
+        XCTAssertEqual(a.correlation, 1, accuracy: 1e-9)
+    }
+
+    func testAStripThatDoesNotMatchIsNotFused() {
+        var fusion = StripFusion()
+        let rows = 2, width = 100
+        let bars = (0..<(rows * width)).map { UInt8(($0 % width) / 5 % 2 == 0 ? 30 : 220) }
+        let other = (0..<(rows * width)).map { UInt8(($0 % width) * 2 + 20) }  // a ramp: no bars
+        let quad = Quad(topLeft: Point(x: 0, y: 0), topRight: Point(x: 100, y: 0), bottomRight: Point(x: 100, y: 20),
+                        bottomLeft: Point(x: 0, y: 20))
+        XCTAssertNil(fusion.add(other, width: width, rows: rows, quad: quad, scale: 1, call: 1, keep: 4), "first: nothing to fuse")
+        XCTAssertNil(fusion.add(bars, width: width, rows: rows, quad: quad, scale: 1, call: 2, keep: 4), "unlike strips are not fused")
+        XCTAssertEqual(fusion.add(bars, width: width, rows: rows, quad: quad, scale: 1, call: 3, keep: 4), bars, "like ones are")
+        // A region unseen for more than `maxAge` calls starts again.
+        XCTAssertNil(fusion.add(bars, width: width, rows: rows, quad: quad, scale: 1, call: 3 + StripFusion.maxAge + 1, keep: 4))
+    }
+}
