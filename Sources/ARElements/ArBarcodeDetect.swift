@@ -151,6 +151,10 @@ final class CodeDetectorStage {
                   "Video, locate=regions: frames an unverified code-like region that no pass read (texture, a picture "
                       + "without a code) is left alone while it stays in place, then measured and tried again (0 = every "
                       + "frame measures everything)", path.appending(path: \.quietFrames), range: 0...30),
+            .uint("fuse-frames", "Fuse frames",
+                  "Video: a verified 1D code-like region that no pass read is decoded again from its strips of up to this many "
+                      + "frames, aligned along the bars and averaged (noise and compression average out; 0 or 1 = off)",
+                  path.appending(path: \.fuseFrames), range: 0...8),
         ]
     }
 
