@@ -64,6 +64,7 @@ public struct SceneNotes: Sendable {
     public mutating func add(id: UInt64, at point: Point, text: String, now: UInt64, in pyramid: LumaPyramid? = nil) {
         core.clock(now)
         _ = core.start(Note(text: text, point: point, visible: true, occluded: false), id: id)
+        // A note is shown (`tracked`) from the start; notes announce nothing, so no report is kept.
         if let i = core.entries.firstIndex(where: { $0.id == id }) { core.setState(.tracked, at: i) }
         _ = core.report()
         if let pyramid, let look = Appearance(pyramid, quad: spot(point)) { looks[id] = look }
