@@ -145,13 +145,21 @@ public struct TrackerUpdate: Hashable, Sendable {
 /// separate tracks told apart by position. Between decodes `advance(motions:)` moves each track by
 /// the motion measured in the image, or by its last velocity when none was measured; without
 /// `advance` a track not decoded on a frame keeps its last quad (`tracked`) until it expires.
+/// Ids, states, expiry and the cap on tracks are the shared `TargetTracker`'s; this type is the
+/// codes' matching (payload identity, confirmations) and motion.
 public struct Tracker: Sendable {
     /// Tuning; may be changed between updates.
     public var configuration: TrackerConfiguration
 
-    private var live: [Track] = []
-    private var nextID: UInt64 = 1
-    private var lastTimestamp: UInt64?
+    /// What a code track holds besides the lifecycle.
+    private struct Code: Sendable {
+        var symbology: String
+        var payload: [UInt8]
+        var quad: Quad
+        var quality: Int
+    }
+
+    private var core: TargetTracker<Code>
     /// Per track: centre velocity, pixels per frame, from the last measured motion.
     private var velocity: [UInt64: Point] = [:]
     /// Tracks whose motion was measured in the image on the last `advance` (they are in view).
@@ -172,10 +180,17 @@ public struct Tracker: Sendable {
     /// An empty tracker; the first track gets id 1.
     public init(configuration: TrackerConfiguration = TrackerConfiguration()) {
         self.configuration = configuration
+        core = TargetTracker(expiryNanoseconds: configuration.expiryNanoseconds, maxTracks: configuration.maxTracks)
     }
 
     /// The tracks alive after the last update, sorted by id.
-    public var liveTracks: [Track] { live }
+    public var liveTracks: [Track] { core.entries.map(Self.track) }
+
+    /// A core entry as the track it reports.
+    private static func track(_ e: TargetTracker<Code>.Entry) -> Track {
+        Track(id: e.id, symbology: e.target.symbology, payload: e.target.payload, quad: e.target.quad, state: e.state,
+              firstSeenNanoseconds: e.firstSeenNanoseconds, lastDecodedNanoseconds: e.lastSeenNanoseconds, quality: e.target.quality)
+    }
 
     /// Moves the live tracks onto a new frame, before `update` matches its detections: a track with
     /// an entry in `motions` (previous-frame pixels → this frame's, measured in the image) takes it;
@@ -184,15 +199,15 @@ public struct Tracker: Sendable {
     /// out of view drifts to a halt. An occluded track stays where it is. Call at most once per frame.
     public mutating func advance(motions: [UInt64: Homography]) {
         following = []
-        for i in live.indices {
-            let id = live[i].id
+        for i in core.entries.indices {
+            let id = core[i].id
             if hidden.contains(id) { continue }
-            let before = live[i].quad
+            let before = core[i].target.quad
             if let h = motions[id] {
                 let moved = h.apply(before)
                 // A folded or blown-up quad is a bad fit, not a motion: coast instead.
                 if !moved.isPlausibleMove(from: before) { coast(i); continue }
-                live[i].quad = moved
+                core.modify(i) { $0.quad = moved }
                 velocity[id] = moved.center - before.center
                 following.insert(id)
                 coasting[id] = 0
@@ -204,19 +219,19 @@ public struct Tracker: Sendable {
 
     /// Moves track `i` by its last measured velocity, damped by 0.8 per frame coasted.
     private mutating func coast(_ i: Int) {
-        let id = live[i].id
+        let id = core[i].id
         guard let v = velocity[id] else { return }
         let n = (coasting[id] ?? 0) + 1
         coasting[id] = n
         let d = v * pow(0.8, Double(n))
-        live[i].quad = live[i].quad.translated(dx: d.x, dy: d.y)
+        core.modify(i) { $0.quad = $0.quad.translated(dx: d.x, dy: d.y) }
     }
 
     /// Marks the live tracks in `ids` as occluded (their code is not seen where they are) and every
     /// other as seen: until it is decoded again, or marked seen, an occluded track is reported
     /// `occluded` and not moved. Call after `advance`, before `update`.
     public mutating func markOccluded(_ ids: Set<UInt64>) {
-        hidden = ids.intersection(live.map(\.id))
+        hidden = ids.intersection(core.entries.map(\.id))
         following.subtract(hidden)
     }
 
@@ -225,7 +240,7 @@ public struct Tracker: Sendable {
 
     /// Scales every live track's quad (e.g. after the frame size changed), x by `sx`, y by `sy`.
     public mutating func rescale(sx: Double, sy: Double) {
-        for i in live.indices { live[i].quad = live[i].quad.scaled(sx: sx, sy: sy) }
+        core.updateTargets { $0.quad = $0.quad.scaled(sx: sx, sy: sy) }
         for (id, v) in velocity { velocity[id] = Point(x: v.x * sx, y: v.y * sy) }
     }
 
@@ -255,29 +270,16 @@ public struct Tracker: Sendable {
     ///   `now`). A real discontinuity (a seek, a DISCONT buffer, a flush) is the caller's to signal
     ///   with `reset()`.
     public mutating func update(detections: [Detection], timestampNanoseconds now: UInt64) -> TrackerUpdate {
-        var removed: [Track] = []
-        if let last = lastTimestamp, now < last {
-            let back = last - now
-            let moved = { (t: UInt64) in t >= back ? t - back : 0 }
-            for i in live.indices {
-                live[i].firstSeenNanoseconds = moved(live[i].firstSeenNanoseconds)
-                live[i].lastDecodedNanoseconds = moved(live[i].lastDecodedNanoseconds)
-            }
-            for i in pending.indices { pending[i].lastSeenNanoseconds = moved(pending[i].lastSeenNanoseconds) }
+        core.expiryNanoseconds = configuration.expiryNanoseconds
+        core.maxTracks = configuration.maxTracks
+        let back = core.clock(now)
+        if back > 0 {
+            for i in pending.indices { pending[i].lastSeenNanoseconds = TargetTracker<Code>.moved(pending[i].lastSeenNanoseconds, back: back) }
         }
-        lastTimestamp = now
         pending.removeAll { now - $0.lastSeenNanoseconds > configuration.expiryNanoseconds }
 
         // Expire before matching so an expired code that reappears starts a new track.
-        var survivors: [Track] = []
-        for var track in live {
-            if now - track.lastDecodedNanoseconds > configuration.expiryNanoseconds {
-                track.state = .lost
-                removed.append(track)
-            } else {
-                survivors.append(track)
-            }
-        }
+        core.expire()
 
         let merged = Tracker.mergeDuplicates(detections)
 
@@ -286,49 +288,44 @@ public struct Tracker: Sendable {
         // within twice the code's size, so a same-payload code elsewhere is a twin, not a jump.
         var pairs: [(distance: Double, detection: Int, track: Int)] = []
         for (d, detection) in merged.enumerated() {
-            for (t, track) in survivors.enumerated()
-            where track.symbology == detection.symbology && track.payload == detection.payload {
-                let distance = track.quad.center.distance(to: detection.quad.center)
-                if following.contains(track.id), distance > 2 * max(track.quad.meanSide, detection.quad.meanSide) { continue }
+            for (t, entry) in core.entries.enumerated()
+            where entry.target.symbology == detection.symbology && entry.target.payload == detection.payload {
+                let quad = entry.target.quad
+                let distance = quad.center.distance(to: detection.quad.center)
+                if following.contains(entry.id), distance > 2 * max(quad.meanSide, detection.quad.meanSide) { continue }
                 pairs.append((distance.isNaN ? .infinity : distance, d, t))
             }
         }
         pairs.sort { ($0.distance, $0.detection, $0.track) < ($1.distance, $1.detection, $1.track) }
         var detectionMatched = [Bool](repeating: false, count: merged.count)
-        var trackMatched = [Bool](repeating: false, count: survivors.count)
-        var updated: [Track] = []
+        var trackMatched = [Bool](repeating: false, count: core.entries.count)
         for pair in pairs where !detectionMatched[pair.detection] && !trackMatched[pair.track] {
             detectionMatched[pair.detection] = true
             trackMatched[pair.track] = true
             let detection = merged[pair.detection]
-            if detection.outlineComplete {
-                survivors[pair.track].quad = detection.quad
-            } else {
-                survivors[pair.track].quad = Tracker.confirmed(survivors[pair.track].quad, by: detection.quad)
+            core.modify(pair.track) { code in
+                code.quad = detection.outlineComplete ? detection.quad : Tracker.confirmed(code.quad, by: detection.quad)
+                code.quality = detection.quality
             }
-            survivors[pair.track].quality = detection.quality
-            survivors[pair.track].lastDecodedNanoseconds = now
-            survivors[pair.track].state = .detected
-            hidden.remove(survivors[pair.track].id)
-            updated.append(survivors[pair.track])
+            core.see(pair.track)
+            hidden.remove(core[pair.track].id)
         }
-        for t in survivors.indices where !trackMatched[t] {
-            survivors[t].state = hidden.contains(survivors[t].id) ? .occluded : .tracked
+        for t in core.entries.indices where !trackMatched[t] {
+            core.setState(hidden.contains(core[t].id) ? .occluded : .tracked, at: t)
         }
 
-        var added: [Track] = []
-        var refused = 0
         for (d, detection) in merged.enumerated() where !detectionMatched[d] {
             // A second reading of a code already matched on this frame (twins cannot overlap).
-            if survivors.contains(where: {
-                $0.symbology == detection.symbology && $0.payload == detection.payload && $0.quad.contains(detection.quad.center)
+            if core.entries.contains(where: {
+                $0.target.symbology == detection.symbology && $0.target.payload == detection.payload
+                    && $0.target.quad.contains(detection.quad.center)
             }) { continue }
             // Two codes cannot overlap: a reading of another payload on a live track's code is a
             // misreading (e.g. a blurred 1D code read with two wrong characters whose check character
             // still holds). It neither renames that track nor starts one while the track lives.
             // An occluded track's code is not there: it blocks nothing.
-            if survivors.contains(where: {
-                $0.payload != detection.payload && $0.state != .occluded && $0.quad.contains(detection.quad.center)
+            if core.entries.contains(where: {
+                $0.target.payload != detection.payload && $0.state != .occluded && $0.target.quad.contains(detection.quad.center)
             }) { continue }
             // A 1D reading starts a track only once enough readings agree (this frame's scan lines
             // plus earlier frames' readings of the same payload at the same place).
@@ -339,26 +336,22 @@ public struct Tracker: Sendable {
                     continue
                 }
             }
-            guard survivors.count < configuration.maxTracks else {
-                refused = merged.indices.filter { $0 >= d && !detectionMatched[$0] }.count
+            guard !core.isFull else {
+                core.refuse(merged.indices.filter { $0 >= d && !detectionMatched[$0] }.count)
                 break
             }
-            let track = Track(id: nextID, symbology: detection.symbology, payload: detection.payload,
-                              quad: detection.quad, state: .detected, firstSeenNanoseconds: now,
-                              lastDecodedNanoseconds: now, quality: detection.quality)
-            nextID += 1
-            survivors.append(track)
-            added.append(track)
+            _ = core.start(Code(symbology: detection.symbology, payload: detection.payload, quad: detection.quad,
+                                quality: detection.quality))
         }
 
-        live = survivors.sorted { $0.id < $1.id }
-        let liveIDs = Set(live.map(\.id))
+        let liveIDs = Set(core.entries.map(\.id))
         velocity = velocity.filter { liveIDs.contains($0.key) }
         hidden.formIntersection(liveIDs)
         coasting = coasting.filter { liveIDs.contains($0.key) }
-        let byID: (Track, Track) -> Bool = { $0.id < $1.id }
-        return TrackerUpdate(tracks: (live + removed).sorted(by: byID), added: added.sorted(by: byID),
-                             updated: updated.sorted(by: byID), removed: removed.sorted(by: byID), refused: refused)
+        let report = core.report()
+        return TrackerUpdate(tracks: report.tracks.map(Self.track), added: report.added.map(Self.track),
+                             updated: report.updated.map(Self.track), removed: report.removed.map(Self.track),
+                             refused: report.refused)
     }
 
     /// A track at `quad` confirmed by a partial outline `part` (same code): the track keeps its size
@@ -387,8 +380,7 @@ public struct Tracker: Sendable {
     /// Forgets every track (without reporting them). Ids keep increasing: a later track never reuses one.
     public mutating func reset() {
         pending = []
-        live = []
-        lastTimestamp = nil
+        core.reset()
         velocity = [:]
         following = []
         coasting = [:]

@@ -28,89 +28,94 @@ public struct RectangleUpdate: Hashable, Sendable {
 /// each other's quads and corners within a quarter of the size); close enough (within
 /// `snapFraction` of the size) it also moves the track onto its sharper outline. Other detections
 /// start tracks, up to `maxTracks`. A track not followed for `expiryNanoseconds` of buffer time is
-/// reported `lost` once and forgotten. Pure and deterministic.
+/// reported `lost` once and forgotten. Ids, states and expiry are the shared `TargetTracker`'s;
+/// this type is the rectangles' matching (place) and motion (texture). Pure and deterministic.
 public struct RectangleTracker: Sendable {
     /// A track not followed for longer than this is lost, nanoseconds.
-    public var expiryNanoseconds: UInt64
+    public var expiryNanoseconds: UInt64 {
+        get { core.expiryNanoseconds }
+        set { core.expiryNanoseconds = newValue }
+    }
     /// Most live tracks.
-    public var maxTracks: Int
+    public var maxTracks: Int {
+        get { core.maxTracks }
+        set { core.maxTracks = newValue }
+    }
     /// A detection whose corners are all within this fraction of the track's size moves the track
     /// onto it (the detector's outline is sharper than the followed one); farther ones only confirm it.
     public var snapFraction = 0.04
 
-    private struct Entry {
-        var track: RectangleTrack
+    /// What a rectangle track holds besides the lifecycle: its outline and look as last detected,
+    /// and its texture followed from frame to frame.
+    private struct Rectangle: Sendable {
+        var quad: Quad
+        var aspect: Double
+        var confidence: Double
         var target: PlanarTarget
-        var lastSeenNanoseconds: UInt64
     }
 
-    private var entries: [Entry] = []
-    private var nextID: UInt64 = 1
+    private var core: TargetTracker<Rectangle>
 
     /// A tracker with `expiryNanoseconds` of expiry and at most `maxTracks` tracks.
     public init(expiryNanoseconds: UInt64 = 1_000_000_000, maxTracks: Int = 4) {
-        self.expiryNanoseconds = expiryNanoseconds
-        self.maxTracks = maxTracks
+        core = TargetTracker(expiryNanoseconds: expiryNanoseconds, maxTracks: maxTracks)
     }
 
     /// The live tracks where they were last reported.
-    public var tracks: [RectangleTrack] { entries.map(\.track) }
+    public var tracks: [RectangleTrack] { core.entries.map(Self.track) }
+
+    /// A core entry as the track it reports.
+    private static func track(_ e: TargetTracker<Rectangle>.Entry) -> RectangleTrack {
+        RectangleTrack(id: e.id, quad: e.target.quad, state: e.state, aspect: e.target.aspect, confidence: e.target.confidence)
+    }
 
     /// Forgets every track (flush, seek); ids keep increasing.
-    public mutating func reset() { entries = [] }
+    public mutating func reset() { core.reset() }
 
     /// Rescales every track for a new frame size.
     public mutating func rescale(sx: Double, sy: Double) {
         // Points no longer match the image: tracks are dropped and found again.
-        if sx != 1 || sy != 1 { entries = [] }
+        if sx != 1 || sy != 1 { core.reset() }
     }
 
     /// Moves every track from `previous` to `next` (consecutive frames) by its texture's motion at
     /// buffer time `timestampNanoseconds`; a track that cannot be followed is `occluded` and stays.
     public mutating func advance(from previous: LumaPyramid, to next: LumaPyramid, timestampNanoseconds: UInt64) {
-        for i in entries.indices {
-            if entries[i].target.track(from: previous, to: next) {
-                entries[i].track.quad = entries[i].target.quad
-                entries[i].track.state = .tracked
-                entries[i].lastSeenNanoseconds = timestampNanoseconds
-            } else {
-                entries[i].track.state = .occluded
+        core.clock(timestampNanoseconds)
+        for i in core.entries.indices {
+            let followed = core.modify(i) { r in
+                guard r.target.track(from: previous, to: next) else { return false }
+                r.quad = r.target.quad
+                return true
             }
+            if followed { core.see(i, as: .tracked) } else { core.setState(.occluded, at: i) }
         }
     }
 
     /// Matches `detections` (pixels of the frame whose pyramid is `pyramid`) to the tracks, starts
     /// tracks for new ones, expires old ones, and reports the frame at `timestampNanoseconds`.
     public mutating func update(detections: [RectangleCandidate], pyramid: LumaPyramid, timestampNanoseconds: UInt64) -> RectangleUpdate {
-        var added: [RectangleTrack] = []
+        core.clock(timestampNanoseconds)
         for d in detections.sorted(by: { $0.confidence > $1.confidence }) {
-            if let i = entries.firstIndex(where: { Self.samePlace($0.track.quad, d.quad) }) {
-                if d.quad.maxCornerDistance(to: entries[i].track.quad) <= snapFraction * entries[i].track.quad.meanSide {
-                    entries[i].target.correct(to: d.quad, pyramid: pyramid)
-                    entries[i].track.quad = entries[i].target.quad
+            if let i = core.entries.firstIndex(where: { Self.samePlace($0.target.quad, d.quad) }) {
+                core.modify(i) { [snapFraction] r in
+                    if d.quad.maxCornerDistance(to: r.quad) <= snapFraction * r.quad.meanSide {
+                        r.target.correct(to: d.quad, pyramid: pyramid)
+                        r.quad = r.target.quad
+                    }
+                    r.aspect = d.aspect
+                    r.confidence = d.confidence
                 }
-                entries[i].track.state = .detected
-                entries[i].track.aspect = d.aspect
-                entries[i].track.confidence = d.confidence
-                entries[i].lastSeenNanoseconds = timestampNanoseconds
+                core.see(i)
                 continue
             }
-            guard entries.count < maxTracks, let target = PlanarTarget(quad: d.quad, pyramid: pyramid) else { continue }
-            let track = RectangleTrack(id: nextID, quad: d.quad, state: .detected, aspect: d.aspect, confidence: d.confidence)
-            nextID += 1
-            entries.append(Entry(track: track, target: target, lastSeenNanoseconds: timestampNanoseconds))
-            added.append(track)
+            guard !core.isFull, let target = PlanarTarget(quad: d.quad, pyramid: pyramid) else { continue }
+            _ = core.start(Rectangle(quad: d.quad, aspect: d.aspect, confidence: d.confidence, target: target))
         }
-        var removed: [RectangleTrack] = []
-        entries.removeAll { e in
-            guard timestampNanoseconds > e.lastSeenNanoseconds &+ expiryNanoseconds else { return false }
-            var lost = e.track
-            lost.state = .lost
-            removed.append(lost)
-            return true
-        }
-        let tracks = (entries.map(\.track) + removed).sorted { $0.id < $1.id }
-        return RectangleUpdate(tracks: tracks, added: added.sorted { $0.id < $1.id }, removed: removed.sorted { $0.id < $1.id })
+        core.expire()
+        let report = core.report()
+        return RectangleUpdate(tracks: report.tracks.map(Self.track), added: report.added.map(Self.track),
+                               removed: report.removed.map(Self.track))
     }
 
     /// Whether two quads outline the same thing: each one's centre inside the other and every

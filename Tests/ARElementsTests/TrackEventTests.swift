@@ -191,7 +191,14 @@ final class TrackEventTests: XCTestCase {
         let h = Harness("arbarcodetrack detect-mode=async", caps: TestFrame(width: 200, height: 200).i420Caps)
         var f = TestFrame(width: 200, height: 200)
         f.addQR("NICE", x: 100, y: 100, module: 4)
-        _ = h.process(f.i420, ptsNanoseconds: 0)
+        // The worker names itself and lowers its priority before its first job: once a decoded
+        // result is back, both are done (a busy machine may take many frames to get there).
+        var decoded = false
+        for i in 0..<1_000 where !decoded {
+            decoded = h.process(f.i420, ptsNanoseconds: UInt64(i) * 33_333_333)?.regions.contains { $0.text == "NICE" } ?? false
+            if !decoded { usleep(10_000) }
+        }
+        XCTAssertTrue(decoded, "the worker decoded the code")
         // Each thread's nice value is field 19 of /proc/self/task/TID/stat (after the name's ")").
         func nice(_ tid: String) throws -> Int? {
             let stat = try String(contentsOfFile: "/proc/self/task/\(tid)/stat", encoding: .utf8)

@@ -43,6 +43,22 @@ final class RectangleTrackerTests: XCTestCase {
         XCTAssertEqual(tracker.update(detections: [], pyramid: p0, timestampNanoseconds: 200_000_000).tracks, [])
     }
 
+    /// The shared lifecycle: at most `maxTracks` rectangles, and ids never reused after a reset
+    /// (a flush) or a frame-size change.
+    func testMaxTracksHoldsAndIdsAreNotReusedAfterAReset() {
+        var tracker = RectangleTracker(expiryNanoseconds: 100_000_000, maxTracks: 1)
+        let (p0, q0) = pyramid(0)
+        let here = RectangleCandidate(quad: q0, aspect: 0.75, confidence: 0.9)
+        let elsewhere = RectangleCandidate(quad: q0.translated(dx: 300, dy: 0), aspect: 0.75, confidence: 0.99)
+        let first = tracker.update(detections: [here, elsewhere], pyramid: p0, timestampNanoseconds: 0)
+        XCTAssertEqual(first.tracks.map(\.id), [1], "one rectangle at most")
+        tracker.reset()
+        XCTAssertEqual(tracker.update(detections: [here], pyramid: p0, timestampNanoseconds: 0).added.map(\.id), [2])
+        tracker.rescale(sx: 0.5, sy: 0.5)
+        XCTAssertEqual(tracker.tracks, [])
+        XCTAssertEqual(tracker.update(detections: [here], pyramid: p0, timestampNanoseconds: 33_000_000).added.map(\.id), [3])
+    }
+
     /// A poster a third covered by a textured card that stays still while the poster moves is
     /// still followed by its visible texture (within 5 % of its size): points on the card disagree.
     func testAPartlyCoveredPosterIsFollowed() {
