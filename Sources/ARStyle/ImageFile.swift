@@ -6,8 +6,9 @@ import Foundation
 /// payload, which strangers print. That part can only name a file inside the folder the template's
 /// fixed part names (`img/` in the style's folder here): a value with a control character (NUL
 /// included), an absolute path, or a `..` component is refused, and so is a file whose real path
-/// (symbolic links resolved) lies outside that folder. Only regular files are opened, without
-/// blocking (a FIFO or a device is refused, never opened for reading).
+/// (symbolic links resolved) lies outside that folder; the file is then opened from that folder
+/// down following no link, so a link swapped in after the check fails the open. Only regular files
+/// are opened, without blocking (a FIFO or a device is refused, never opened for reading).
 public struct ImageFile: Hashable, Sendable {
     /// Where the file is: absolute, or relative to the current folder when the style's folder is.
     public var path: String
@@ -60,6 +61,7 @@ public struct ImageFile: Hashable, Sendable {
     /// symbolic links are resolved. Never blocks on a FIFO or a device: they are refused unopened.
     public func read(maxBytes: Int) throws -> [UInt8] {
         var target = path
+        var beneath: String?
         if let root = confinedTo {
             guard let realRoot = ImageFile.realPath(root) else { throw PathRefusal(path: path, reason: "folder '\(root)' not found") }
             guard let real = ImageFile.realPath(path) else { throw PathRefusal(path: path, reason: "file not found") }
@@ -67,12 +69,19 @@ public struct ImageFile: Hashable, Sendable {
                 throw PathRefusal(path: path, reason: "a symbolic link leads out of '\(root)' (to '\(real)')")
             }
             target = real
+            beneath = realRoot
         }
         var st = stat()
         guard stat(target, &st) == 0 else { throw PathRefusal(path: path, reason: ImageFile.systemReason()) }
         guard st.st_mode & S_IFMT == S_IFREG else { throw PathRefusal(path: path, reason: "not a regular file (\(ImageFile.kind(st.st_mode)))") }
-        let fd = open(target, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else { throw PathRefusal(path: path, reason: ImageFile.systemReason()) }
+        let flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY
+        // Confined: opened from the folder down, following no link, so a link swapped into the
+        // checked path before the open cannot lead out.
+        let fd = beneath.map { ImageFile.open(target, beneath: $0, flags: flags) } ?? Glibc.open(target, flags)
+        guard fd >= 0 else {
+            throw PathRefusal(path: path, reason: errno == ELOOP || errno == ENOTDIR
+                              ? "a symbolic link appeared in its path after the check" : ImageFile.systemReason())
+        }
         defer { close(fd) }
         // Checked again on what was opened: the file may have been replaced in between.
         guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
@@ -91,6 +100,25 @@ public struct ImageFile: Hashable, Sendable {
             count += n
         }
         return Array(bytes[..<count])
+    }
+
+    /// `path` (with no symbolic link in it, inside `root`) opened with `flags` one component at a
+    /// time from `root`'s own descriptor, each with `O_NOFOLLOW`: a symbolic link anywhere below
+    /// `root` fails the open (`ELOOP` or `ENOTDIR`). -1 with `errno` set on failure.
+    static func open(_ path: String, beneath root: String, flags: Int32) -> Int32 {
+        var dir = Glibc.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard dir >= 0 else { return -1 }
+        let parts = path.dropFirst(root == "/" ? 1 : root.count + 1).split(separator: "/")
+        for (i, part) in parts.enumerated() {
+            let last = i == parts.count - 1
+            let next = openat(dir, String(part), (last ? flags : O_RDONLY | O_DIRECTORY | O_CLOEXEC) | O_NOFOLLOW)
+            let saved = errno
+            close(dir)
+            errno = saved
+            guard next >= 0 else { return -1 }
+            dir = next
+        }
+        return dir
     }
 
     private static func realPath(_ path: String) -> String? {

@@ -1,4 +1,4 @@
-import ARStyle
+@testable import ARStyle
 import Foundation
 import XCTest
 
@@ -96,5 +96,39 @@ final class ImageFileTests: XCTestCase {
         XCTAssertTrue(refusal.reason.contains("'..'"))
         let good = style.overlays(for: CodeInfo(symbology: "QR-Code", text: "123", trackID: 1))[0]
         XCTAssertEqual(good.imagePath, folder.path + "/img/123.png")
+    }
+}
+
+/// The open of a confined file follows no symbolic link, so one swapped into the checked path
+/// between the check and the open cannot lead out of the folder.
+final class ImageFileOpenTests: XCTestCase {
+    func testAConfinedOpenFollowsNoSymbolicLinkBelowTheFolder() throws {
+        let folder = StyleFolder()
+        let outside = NSTemporaryDirectory() + "arstyle-swap-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: outside) }
+        _ = FileManager.default.createFile(atPath: outside + "/123.png", contents: Data("secret".utf8))
+        try FileManager.default.createDirectory(atPath: folder.path + "/img/sub", withIntermediateDirectories: true)
+        folder.write("img/sub/123.png", "inside")
+        let root = try XCTUnwrap(realpath(folder.path + "/img", nil).map { p in defer { free(p) }; return String(cString: p) })
+        let flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC
+        // The checked path, opened from the folder down.
+        let fd = ImageFile.open(root + "/sub/123.png", beneath: root, flags: flags)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        close(fd)
+        // The same path once `sub` is swapped for a link out of the folder (as a racing writer would
+        // do after the check): refused, where a plain open would read the outside file.
+        try FileManager.default.removeItem(atPath: folder.path + "/img/sub")
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/img/sub", withDestinationPath: outside)
+        XCTAssertEqual(ImageFile.open(root + "/sub/123.png", beneath: root, flags: flags), -1)
+        XCTAssertTrue(errno == ELOOP || errno == ENOTDIR, "errno \(errno)")
+        let plain = Glibc.open(root + "/sub/123.png", flags)
+        XCTAssertGreaterThanOrEqual(plain, 0, "a plain open follows the link")
+        close(plain)
+        // The file itself swapped for a link: refused too.
+        try FileManager.default.removeItem(atPath: folder.path + "/img/sub")
+        try FileManager.default.createDirectory(atPath: folder.path + "/img/sub", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/img/sub/123.png", withDestinationPath: outside + "/123.png")
+        XCTAssertEqual(ImageFile.open(root + "/sub/123.png", beneath: root, flags: flags), -1)
     }
 }
