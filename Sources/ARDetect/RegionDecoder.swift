@@ -257,7 +257,8 @@ final class RegionDecoder {
                 work.stretchContrast(maxSpan: 256)
             },
             read: { image, scale in
-                let scanner = region.expected ? self.expectedMatrixScanner : self.matrixScanner
+                // A QR code's own outline (its three finder patterns, or its track) holds no 1D code.
+                let scanner = region.expected || region.outlinedByFinderPatterns ? self.expectedMatrixScanner : self.matrixScanner
                 return scanner.scan(image).compactMap { $0.detection(in: image, map: map(scale)) }
             })
     }
