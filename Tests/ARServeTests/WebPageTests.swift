@@ -191,8 +191,15 @@ final class WebPageTests: XCTestCase {
         XCTAssertEqual(taps.first?.y ?? 0, centre.y, accuracy: 2)
 
         XCTAssertEqual(try status(port, [:]).first?["browserViewers"] as? Int, 1)
-        if let latency = try browser.evaluate("Number(\(panel).dataset.latencyMs)") as? Double {
-            print("web (\(video)): frame \(later[2]) shown \(latency) ms after it reached arserve")
+        // How long after reaching arserve frames are shown (printed for the README, not asserted).
+        var latencies: [Double] = []
+        for _ in 0..<30 {
+            if let latency = try browser.evaluate("Number(\(panel).dataset.latencyMs)") as? Double { latencies.append(latency) }
+            usleep(100_000)
+        }
+        latencies.sort()
+        if !latencies.isEmpty {
+            print("web (\(video)): frames shown a median \(latencies[latencies.count / 2]) ms, p90 \(latencies[latencies.count * 9 / 10]) ms after reaching arserve")
         }
         if let path = ProcessInfo.processInfo.environment["ARSERVE_SCREENSHOT"], video == "webrtc" {
             try browser.screenshot().write(to: URL(fileURLWithPath: path))
