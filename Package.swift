@@ -46,6 +46,11 @@ let package = Package(
         .systemLibrary(name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
         .systemLibrary(name: "CGstRtspServer", pkgConfig: "gstreamer-rtsp-server-1.0",
                        providers: [.apt(["libgstrtspserver-1.0-dev"])]),
+        // webrtcbin's API (session descriptions, transceivers) and SDP text, for arserve's WebRTC viewers.
+        .systemLibrary(name: "CGstWebRTC", pkgConfig: "gstreamer-webrtc-1.0",
+                       providers: [.apt(["libgstreamer-plugins-bad1.0-dev"])]),
+        .systemLibrary(name: "CGstSdp", pkgConfig: "gstreamer-sdp-1.0",
+                       providers: [.apt(["libgstreamer-plugins-base1.0-dev"])]),
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
 
         // The C bridge: GObject/GStreamer boilerplate, generic and table-driven.
@@ -81,8 +86,10 @@ let package = Package(
 
         // Pipeline files (pipelines/*.pipeline): comments, variables, what they output.
         .target(name: "ARPipelines"),
-        // RTSP serving of pipeline files with gst-rtsp-server: one camera each, restarted when it fails.
-        .target(name: "ARServe", dependencies: ["ARPipelines", "ARWeb", "ARCore", "ARElements", "ARGst", "ARBridge", "CGstRtspServer", "CGstApp", "CGStreamer"]),
+        // RTSP serving of pipeline files with gst-rtsp-server: one camera each, restarted when it fails;
+        // its frames for browsers (JPEG, or WebRTC through webrtcbin).
+        .target(name: "ARServe", dependencies: ["ARPipelines", "ARWeb", "ARCore", "ARElements", "ARGst", "ARBridge", "CGstRtspServer", "CGstApp", "CGStreamer",
+                                                 "CGstWebRTC", "CGstSdp"]),
         // What arserve's browser page needs that is not GStreamer: the page, its frame messages,
         // click mapping, basic authentication.
         .target(name: "ARWeb", dependencies: ["ARCore"]),

@@ -6,13 +6,20 @@ import CGStreamer
 import CGstApp
 import Foundation
 
-/// A camera's frames for browsers: JPEG-encoded once for every browser watching, only while one
-/// does, each with the codes it carries (`BrowserFrame`). Frames come from the camera's streaming
-/// thread and are never waited for: the encoder takes the newest two, and each viewer's own
-/// delivery keeps only what it has not sent yet (see `ARServeWeb`).
+/// A camera's frames for browsers, two ways, each encoded once for every browser watching that
+/// way, only while one does:
 ///
-/// Threads: `push` on the camera's streaming thread, encoded frames on the encoder's streaming
-/// thread, `subscribe`/`unsubscribe` on the web server's tasks.
+/// - JPEG (`subscribe`): each picture with the codes it carries (`BrowserFrame`), over the
+///   camera's WebSocket.
+/// - WebRTC (`subscribeWebRTC`): H.264 from one shared encoder (`WebRTCEncoder`) to one
+///   webrtcbin per browser (`WebRTCPeer`), the signalling and each frame's codes over the socket.
+///
+/// Frames come from the camera's streaming thread and are never waited for: each encoder takes
+/// the newest two, and each viewer's own delivery keeps only what it has not sent yet (see
+/// `ARServeWeb`).
+///
+/// Threads: `push` on the camera's streaming thread, encoded frames on the encoders' streaming
+/// threads, `subscribe`/`unsubscribe` on the web server's tasks.
 public final class BrowserFeed: @unchecked Sendable {  // every mutable field is guarded by `lock`
     /// What encodes: raw video in, JPEG out, a leaky queue of two frames at its door.
     static let launch = "appsrc name=in is-live=true format=time leaky-type=downstream max-buffers=2 max-bytes=0 "
@@ -22,6 +29,10 @@ public final class BrowserFeed: @unchecked Sendable {  // every mutable field is
     private var viewers: [Int: @Sendable (BrowserFrame) -> Void] = [:]
     private var nextViewer = 1
     private var encoder: Encoder?
+    /// The H.264 encoder WebRTC viewers need; nil when none is installed.
+    private let h264: H264Encoder?
+    private var peers: [Int: WebRTCPeer] = [:]
+    private var webrtc: WebRTCEncoder?
     /// Frames pushed and not yet encoded: their codes and arrival time, by the timestamp they were pushed with.
     private var waiting: [UInt64: (record: FrameRecord, receivedMilliseconds: Double)] = [:]
     private var sequence: UInt64 = 0
@@ -29,16 +40,24 @@ public final class BrowserFeed: @unchecked Sendable {  // every mutable field is
     private let log: @Sendable (ServeEvent) -> Void
     private let camera: String
 
-    init(camera: String, log: @escaping @Sendable (ServeEvent) -> Void) {
+    init(camera: String, h264: H264Encoder?, log: @escaping @Sendable (ServeEvent) -> Void) {
         self.camera = camera
+        self.h264 = h264
         self.log = log
     }
 
-    /// Browsers watching now.
+    /// Browsers watching now, either way.
     public var viewerCount: Int {
         lock.lock()
         defer { lock.unlock() }
-        return viewers.count
+        return viewers.count + peers.count
+    }
+
+    /// Branches after the WebRTC encoder's tee now (0 when it is not running): one per WebRTC viewer.
+    public var webRTCBranches: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return webrtc?.branchCount ?? 0
     }
 
     /// Size of the last frame pushed, pixels; nil before the first.
@@ -61,7 +80,34 @@ public final class BrowserFeed: @unchecked Sendable {  // every mutable field is
         return id
     }
 
-    /// Stops delivering to viewer `id`; the last one leaving stops the encoder.
+    /// Starts a WebRTC session for a new viewer: `send` gets the JSON text messages for its page
+    /// (`SignalMessage`s, then a `VideoRecord` per frame), on GStreamer's threads, until
+    /// `unsubscribe` with the number returned. The first WebRTC viewer starts the H.264 encoder.
+    /// Nil when no H.264 encoder is installed.
+    public func subscribeWebRTC(_ send: @escaping @Sendable (String) -> Void) -> Int? {
+        guard let h264 else { return nil }
+        lock.lock()
+        let id = nextViewer
+        nextViewer += 1
+        let encoder = webrtc ?? WebRTCEncoder(encoder: h264, feed: self)
+        webrtc = encoder
+        let peer = WebRTCPeer(encoder: encoder, send: send)
+        peers[id] = peer
+        // Under the lock: a viewer leaving at once waits for its branch to be in place.
+        encoder.add(peer)
+        lock.unlock()
+        return id
+    }
+
+    /// A signalling message from WebRTC viewer `id`'s page (its answer, its ICE candidates).
+    public func signal(_ id: Int, _ message: SignalMessage) {
+        lock.lock()
+        let peer = peers[id]
+        lock.unlock()
+        peer?.handle(message)
+    }
+
+    /// Stops delivering to viewer `id` (either way); the last one of a way leaving stops its encoder.
     public func unsubscribe(_ id: Int) {
         lock.lock()
         viewers[id] = nil
@@ -71,8 +117,19 @@ public final class BrowserFeed: @unchecked Sendable {  // every mutable field is
             encoder = nil
             waiting = [:]
         }
+        let peer = peers.removeValue(forKey: id)
+        let webrtc = self.webrtc
+        var stoppingWebRTC: WebRTCEncoder?
+        if let peer, let webrtc {
+            webrtc.remove(peer)
+            if peers.isEmpty {
+                stoppingWebRTC = webrtc
+                self.webrtc = nil
+            }
+        }
         lock.unlock()
         stopping?.stop()  // outside the lock: its streaming thread may be waiting for it
+        stoppingWebRTC?.stop()
     }
 
     /// A frame from the camera (its streaming thread): encoded when someone watches.
@@ -81,6 +138,10 @@ public final class BrowserFeed: @unchecked Sendable {  // every mutable field is
               receivedMilliseconds: Double) {
         lock.lock()
         lastSize = (record.width, record.height)
+        let webrtc = self.webrtc
+        lock.unlock()
+        webrtc?.push(buffer, caps: caps, record: record, receivedMilliseconds: receivedMilliseconds)
+        lock.lock()
         guard let encoder else { lock.unlock(); return }
         sequence += 1
         // Timestamps the encoder keeps: 1 ms apart, only to find each frame's record again.
@@ -103,7 +164,7 @@ public final class BrowserFeed: @unchecked Sendable {  // every mutable field is
         for deliver in deliveries { deliver(frame) }
     }
 
-    fileprivate func failed(_ message: PipelineMessage) {
+    func failed(_ message: PipelineMessage) {
         log(.cameraWarning(name: camera, message))
     }
 }
@@ -128,7 +189,7 @@ private final class Encoder: @unchecked Sendable {  // `caps` only touched by `p
         gst_object_unref(UnsafeMutableRawPointer(sink))
         let bus = gst_element_get_bus(pipeline)!
         // Errors are reported as they are posted; nothing else is kept on the bus.
-        gst_bus_set_sync_handler(bus, onEncoderMessage, Unmanaged.passRetained(feed).toOpaque(), { data in
+        gst_bus_set_sync_handler(bus, onBrowserEncoderMessage, Unmanaged.passRetained(feed).toOpaque(), { data in
             if let data { Unmanaged<BrowserFeed>.fromOpaque(data).release() }
         })
         gst_object_unref(UnsafeMutableRawPointer(bus))
@@ -173,10 +234,14 @@ private let onEncoded: @convention(c) (UnsafeMutablePointer<GstAppSink>?, gpoint
     return GST_FLOW_OK
 }
 
-private let onEncoderMessage: GstBusSyncHandler = { _, msg, data in
-    guard let msg, let data else { return GST_BUS_DROP }
-    if msg.pointee.type == GST_MESSAGE_ERROR || msg.pointee.type == GST_MESSAGE_WARNING, let message = PipelineMessage(msg) {
+/// The browser encoders' bus: errors and warnings logged as the camera's, nothing kept.
+let onBrowserEncoderMessage: GstBusSyncHandler = { _, msg, data in
+    guard let msg else { return GST_BUS_DROP }
+    // A handler that drops a message unrefs it (the bus does not): every message holds its
+    // element, and webrtcbin kept this way keeps its ICE sockets open.
+    defer { gst_mini_object_unref(UnsafeMutableRawPointer(msg).assumingMemoryBound(to: GstMiniObject.self)) }
+    if let data, msg.pointee.type == GST_MESSAGE_ERROR || msg.pointee.type == GST_MESSAGE_WARNING, let message = PipelineMessage(msg) {
         Unmanaged<BrowserFeed>.fromOpaque(data).takeUnretainedValue().failed(message)
     }
-    return GST_BUS_DROP  // the bus unrefs it
+    return GST_BUS_DROP
 }

@@ -70,7 +70,7 @@ public final class Camera: @unchecked Sendable {  // counters, state and feeds g
         self.backoff = backoff
         self.timer = timer
         self.log = log
-        browser = encoder == nil ? nil : BrowserFeed(camera: name, log: log)
+        browser = encoder == nil ? nil : BrowserFeed(camera: name, h264: encoder, log: log)
         // A queue of a few frames at most, the oldest dropped: a viewer's media that stalls
         // (paused, or slower than the camera) never holds the camera back or grows without bound.
         let source = "is-live=true format=time leaky-type=downstream max-bytes=0"

@@ -27,6 +27,11 @@ public enum H264Encoder: String, CaseIterable, Sendable {
     /// Launch text from raw video to an RTP payloader named `pay0`. Key frames every second at
     /// 30 fps so viewers that join late start within a second; SPS/PPS with every key frame.
     public func encodeAndPay(bitrateKbps: Int = 4000) -> String {
+        "\(encode(bitrateKbps: bitrateKbps)) ! rtph264pay name=pay0 pt=96 config-interval=-1"
+    }
+
+    /// Launch text from raw video to H.264 (byte stream, constrained baseline, one slice a frame).
+    public func encode(bitrateKbps: Int = 4000) -> String {
         let encode: String
         switch self {
         case .x264:
@@ -36,6 +41,6 @@ public enum H264Encoder: String, CaseIterable, Sendable {
             encode = "openh264enc complexity=low slice-mode=n-slices num-slices=1 multi-thread=1 gop-size=30 "
                 + "bitrate=\(bitrateKbps * 1000) ! h264parse"
         }
-        return "videoconvert ! video/x-raw,format=I420 ! \(encode) ! rtph264pay name=pay0 pt=96 config-interval=-1"
+        return "videoconvert ! video/x-raw,format=I420 ! \(encode)"
     }
 }

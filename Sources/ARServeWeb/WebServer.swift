@@ -26,6 +26,7 @@ public struct WebOptions: Sendable {
 ///   RTSP and browser viewers, restarts, last error).
 /// - `GET /cameras/NAME/ws`: a WebSocket: camera NAME's frames as `BrowserFrame` messages (JPEG and
 ///   codes), and clicks from the page (`DisplayedClick` JSON) sent into its pipeline.
+///   `?video=webrtc`: the video over WebRTC instead, signalled on the socket (see `BrowserViewer`).
 ///
 /// With credentials, every request needs them (`401 Unauthorized` otherwise), as on the RTSP side.
 public final class WebServer: @unchecked Sendable {  // `task` guarded by `lock`; the rest immutable
@@ -143,7 +144,8 @@ struct Routes: HTTPHandler {
             guard let camera = cameras.first(where: { $0.name == parts[1] }), camera.browser != nil else {
                 return HTTPResponse(statusCode: .notFound, body: Data("no camera \(parts[1]) to show in a browser\n".utf8))
             }
-            return try await WebSocketHTTPHandler(handler: BrowserViewer(camera: camera)).handleRequest(request)
+            let video = BrowserVideo(query: request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&"))
+            return try await WebSocketHTTPHandler(handler: BrowserViewer(camera: camera, video: video)).handleRequest(request)
         default:
             return HTTPResponse(statusCode: .notFound, body: Data("not found\n".utf8))
         }

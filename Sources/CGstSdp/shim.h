@@ -1,0 +1,1 @@
+#include <gst/sdp/sdp.h>
