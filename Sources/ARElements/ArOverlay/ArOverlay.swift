@@ -582,7 +582,9 @@ public final class ArOverlay: VideoFilterElement {
     // MARK: application overlays
 
     public func action(_ index: Int, params: UnsafeBufferPointer<GValue>, result: UnsafeMutablePointer<GValue>?) {
-        let trackID = params.isEmpty ? 0 : withUnsafePointer(to: params[0]) { UInt64(g_value_get_uint64($0)) }
+        // The track id of the actions that take one first (add-note's first parameter is a double).
+        let trackID = params.first.map { $0.g_type == ar_value_gtype(AR_VALUE_UINT64) } == true
+            ? withUnsafePointer(to: params[0]) { UInt64(g_value_get_uint64($0)) } : 0
         switch SignalIndex(rawValue: index) {
         case .resetCount:
             let had = shared.update { o -> Bool in
