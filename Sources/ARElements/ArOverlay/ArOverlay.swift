@@ -7,7 +7,8 @@ import CCairoGObject
 import CGStreamer
 import Foundation
 
-private let cat = DebugCategory("aroverlay", description: "arbarcode AR overlay compositor")
+let overlayCategory = DebugCategory("aroverlay", description: "arbarcode AR overlay compositor")
+private var cat: DebugCategory { overlayCategory }
 
 /// Runs a job: where `aroverlay` parses a style set while it plays.
 public protocol StyleLoadExecutor: Sendable {
@@ -156,114 +157,6 @@ public final class ArOverlay: VideoFilterElement {
 
     static let compositionFeature = "meta:GstVideoOverlayComposition"
 
-    /// Runtime state, created in `start`, dropped in `stop`.
-    final class State {
-        var style: Style
-        var hint: String?
-        var timeline: OverlayTimeline
-        let renderer = OverlayRenderer()
-        /// Images named by the style, read and decoded away from the streaming thread; replaced
-        /// with the style (a new style comes with its constant images loaded).
-        var images: ImageLoader
-        let tiles = OverlayTileCache()
-        let blender = OverlayBlender()
-        /// Overlays resolved per code, with what they were resolved from.
-        var resolved: [TrackKey: (info: CodeInfo, generation: Int, overlays: [ResolvedOverlay])] = [:]
-        /// Per code whose level (area) changed less than the style's `fade` ago: the overlays it had
-        /// before and when it changed (stream seconds); they fade out as the new ones fade in.
-        var levelFades: [TrackKey: (from: [ResolvedOverlay], start: Double)] = [:]
-        /// Overlays resolved per located class (`1D`, `2D`), with the generation they were resolved in.
-        var locatedResolved: [String: (generation: Int, overlays: [ResolvedOverlay])] = [:]
-        var generation = 0
-        var frameIndex: UInt64 = 0
-        /// Attach the composition as a meta (true) or blend it (false); nil until decided after caps.
-        var attachMeta: Bool?
-        var missingImages: Set<String> = []
-        /// Rules of this style whose `data` match was abandoned (over budget), warned about once each.
-        var abandonedRules: Set<Int> = []
-        let stats = ElementStats()
-        /// Each code's area as the rules see it (with hysteresis).
-        var areas = AreaLevels()
-        /// Where each code's labels were moved on the last frames.
-        var layout = LabelLayout()
-        /// Notes pinned to the scene, the luma they were last followed on, and their labels' layout.
-        var notes = SceneNotes()
-        var noteLayout = LabelLayout()
-        var notePyramid: LumaPyramid?
-        /// The last frame's timestamp, seconds, and what looping sources' jumps back added to later ones.
-        var lastRawSeconds: Double?
-        var loopOffsetSeconds = 0.0
-        /// The last second's figures, for `show-stats`.
-        var panel = FrameStats(intervalNanoseconds: 1_000_000_000)
-        var panelReport: FrameStats.Report?
-        /// Reference pictures of the rectangles on this frame, by track id.
-        var references: [UInt64: TargetReference] = [:]
-        /// Altered pictures asked for and not yet collected.
-        var pendingPictures: Set<PictureKey> = []
-        /// Pictures whose alteration failed, warned about once each.
-        var failedPictures: Set<PictureKey> = []
-
-        init(style: Style, hint: String?, images: ImageLoader) {
-            self.style = style
-            self.hint = hint
-            self.images = images
-            timeline = OverlayTimeline(expirySeconds: style.expirySeconds, fadeSeconds: style.fadeSeconds)
-        }
-    }
-
-    /// Applications' overlays per track id (`set-overlay`), set from any thread.
-    struct Overrides {
-        var byTrack: [UInt64: [OverlaySpec]] = [:]
-        var generation = 0
-        /// The style in use, to parse `set-overlay` against (its lookup tables and folder).
-        var style = Style()
-        /// Between `start` and `stop`: a style-related property change is parsed at once (through
-        /// `styleLoads`), not left to `start`.
-        var running = false
-        /// Bumped by every style-related property change; a parse result for an older one is dropped.
-        var styleRequest = 0
-        /// A style parsed for the latest change, for the streaming thread to swap in on its next frame.
-        var pendingStyle: PendingStyle?
-        /// Ids of the tracks with an overlay now (created, not yet removed), and the highest id seen.
-        /// `set-overlay` takes those, and ids above the highest (trackers number tracks in order: a
-        /// track announced upstream whose first frame has not arrived yet); a lower one is gone.
-        var tracks: Set<UInt64> = []
-        var highestSeen: UInt64 = 0
-
-        /// Whether `id` is on screen or may still arrive.
-        func takes(_ id: UInt64) -> Bool { tracks.contains(id) || id > highestSeen }
-        /// What was drawn for each code on the last frame, for taps.
-        var taps = TapTargets()
-        /// Codes a tap expanded.
-        var expanded: Set<UInt64> = []
-        /// Note requests for the next frame, the next note id, the notes alive (after the last frame's
-        /// requests), where each note was drawn (for clicks), and the note a press landed on.
-        var noteRequests: [NoteRequest] = []
-        var nextNoteID: UInt64 = 1
-        var liveNotes: Set<UInt64> = []
-        var noteRects: [(id: UInt64, rect: Rect)] = []
-        var pressedNote: (id: UInt64, y: Double)?
-        /// The summary `count-summary` returned, for the next frame to send downstream (to `arexport`).
-        var askedSummary: String?
-        /// The style's list as counted so far (nil without a list), and the style generation it belongs to.
-        var count: ItemCount?
-        var countGeneration = -1
-    }
-
-    /// One altered picture: a rectangle's reference through one chain (nil: unaltered).
-    struct PictureKey: Hashable {
-        var trackID: UInt64
-        var alter: String?
-    }
-
-    /// A style parsed off the streaming thread, with the settings it was made from.
-    struct PendingStyle {
-        var request: Int
-        var settings: Settings
-        /// The style and the image loader holding its constant images, or why it was refused.
-        var result: Result<(style: Style, images: ImageLoader), any Error>
-    }
-
     /// Where styles set while playing are parsed (`InlineStyleLoads`: in the property setter).
     /// Tests set an executor they step by hand; every element started after reads it.
     static let styleLoads = SettingsStore<any StyleLoadExecutor>(InlineStyleLoads())
@@ -271,12 +164,12 @@ public final class ArOverlay: VideoFilterElement {
     /// that runs them inline.
     static let alterations = SettingsStore<any StyleLoadExecutor>(BackgroundJobs())
 
-    private let element: ElementHandle
-    private let settings: SettingsStore<Settings>
-    private let shared = SettingsStore(Overrides())
+    let element: ElementHandle
+    let settings: SettingsStore<Settings>
+    let shared = SettingsStore(Overrides())
     /// Altered pictures, written by the alteration jobs, read by the streaming thread.
-    private let pictures = SettingsStore([PictureKey: Result<OverlayImage, PictureAlteration.Failure>]())
-    private var state: State?
+    let pictures = SettingsStore([PictureKey: Result<OverlayImage, PictureAlteration.Failure>]())
+    var state: State?
 
     public init(element: ElementHandle, settings: SettingsStore<Settings>) {
         self.element = element
@@ -300,7 +193,7 @@ public final class ArOverlay: VideoFilterElement {
     }
 
     /// `start` with the settings of style request `request` and before.
-    private func start(upTo request: Int) throws {
+    func start(upTo request: Int) throws {
         let s = settings.snapshot
         if let font = s.font, let problem = FontDescription.sizeProblem(font) {
             throw ElementError.settings("Invalid value for property 'font': '\(font)': \(problem)", debug: "property 'font' of \(element.name)")
@@ -371,7 +264,7 @@ public final class ArOverlay: VideoFilterElement {
     public static let countSummaryName = "arbarcode-count-summary"
 
     /// Sends the count summary downstream (serialized: between the buffers it came after).
-    private func pushSummary(_ json: String) {
+    func pushSummary(_ json: String) {
         let e = OwnedStructure(name: Self.countSummaryName)
         e.set("json", string: json)
         element.pushDownstream(e)
@@ -457,7 +350,7 @@ public final class ArOverlay: VideoFilterElement {
 
     /// Whether downstream draws the composition itself: the negotiated caps carry the feature
     /// and an ALLOCATION query answered downstream lists the meta.
-    private func downstreamTakesMeta() -> Bool {
+    func downstreamTakesMeta() -> Bool {
         let trans = UnsafeMutableRawPointer(element.pointer).assumingMemoryBound(to: GstBaseTransform.self)
         guard let srcpad = trans.pointee.srcpad, let caps = gst_pad_get_current_caps(srcpad) else { return false }
         defer { gst_mini_object_unref(UnsafeMutableRawPointer(caps).assumingMemoryBound(to: GstMiniObject.self)) }
@@ -475,7 +368,7 @@ public final class ArOverlay: VideoFilterElement {
     }
 
     /// Forgets every overlay (flush, discontinuity): no track is on screen any more.
-    private func resetTimeline() {
+    func resetTimeline() {
         pictures.update { $0 = [:] }
         state?.pendingPictures = []
         state?.failedPictures = []
@@ -495,165 +388,6 @@ public final class ArOverlay: VideoFilterElement {
             $0.liveNotes = []
             $0.noteRequests = []
             $0.noteRects = []
-        }
-    }
-
-    // MARK: taps
-
-    /// Navigation events from downstream (a click in the video sink's window, or sent by an
-    /// application or a remote viewer): a mouse-button press on a code or its overlays toggles the
-    /// code's expanded state. The event goes on upstream either way.
-    public func srcEvent(_ event: UnsafeMutablePointer<GstEvent>) -> Bool {
-        guard event.pointee.type == GST_EVENT_NAVIGATION else { return true }
-        let type = gst_navigation_event_get_type(event)
-        guard type == GST_NAVIGATION_EVENT_MOUSE_BUTTON_PRESS || type == GST_NAVIGATION_EVENT_MOUSE_BUTTON_RELEASE else { return true }
-        var button: Int32 = 0
-        var x = 0.0, y = 0.0
-        guard gst_navigation_event_parse_mouse_button_event(event, &button, &x, &y) != 0, button == 1 else { return true }
-        let s = settings.snapshot
-        if type == GST_NAVIGATION_EVENT_MOUSE_BUTTON_RELEASE {
-            // A note dragged down far enough is removed (as a swipe does).
-            shared.update { o in
-                if let p = o.pressedNote, y - p.y >= Self.noteDragPixels, o.liveNotes.contains(p.id) {
-                    o.noteRequests.append(.remove(id: p.id))
-                }
-                o.pressedNote = nil
-            }
-            return true
-        }
-        if s.tap, tap(x: x, y: y) { return true }
-        guard s.notes else { return true }
-        shared.update { o in
-            if let hit = o.noteRects.last(where: { r in let b = r.rect.insetBy(-4); return x >= b.minX && x <= b.maxX && y >= b.minY && y <= b.maxY }) {
-                o.pressedNote = (hit.id, y)
-            } else {
-                let id = o.nextNoteID
-                o.nextNoteID += 1
-                o.noteRequests.append(.add(id: id, x: x, y: y, text: "Note \(id)"))
-                o.liveNotes.insert(id)
-            }
-        }
-        return true
-    }
-
-    /// A tap at (`x`, `y`), frame pixels: toggles the code there (if any), then says so.
-    /// A click on a code (or its overlays) toggles it; false when the click hit no code.
-    @discardableResult
-    func tap(x: Double, y: Double) -> Bool {
-        let single = settings.snapshot.singleExpanded
-        let hit = shared.update { o -> (target: TapTargets.Target, expanded: Bool)? in
-            guard let t = o.taps.hit(x: x, y: y) else { return nil }
-            if o.expanded.contains(t.trackID) {
-                o.expanded.remove(t.trackID)
-            } else {
-                if single { o.expanded = [] }
-                o.expanded.insert(t.trackID)
-            }
-            o.generation += 1
-            return (t, o.expanded.contains(t.trackID))
-        }
-        guard let hit else {
-            cat.log(.debug, element.object, "tap at (\(x), \(y)) on no code")
-            return false
-        }
-        cat.log(.info, element.object, "tap on track \(hit.target.trackID): \(hit.expanded ? "expanded" : "collapsed")")
-        var params = [GValue(), GValue(), GValue(), GValue()]
-        g_value_init(&params[0], ar_value_gtype(AR_VALUE_UINT64))
-        g_value_set_uint64(&params[0], guint64(hit.target.trackID))
-        g_value_init(&params[1], ar_value_gtype(AR_VALUE_STRING))
-        g_value_set_string(&params[1], hit.target.text)
-        g_value_init(&params[2], ar_value_gtype(AR_VALUE_DOUBLE))
-        g_value_set_double(&params[2], x)
-        g_value_init(&params[3], ar_value_gtype(AR_VALUE_DOUBLE))
-        g_value_set_double(&params[3], y)
-        element.emitSignal(SignalIndex.tapped.rawValue, &params)
-        for i in params.indices { g_value_unset(&params[i]) }
-        let s = OwnedStructure(name: "arbarcode-tapped")
-        s.set("track-id", uint64: hit.target.trackID)
-        s.set("data", string: hit.target.text)
-        s.set("symbology", string: hit.target.symbology)
-        s.set("x", double: x)
-        s.set("y", double: y)
-        s.set("expanded", bool: hit.expanded)
-        element.postElementMessage(s)
-        return true
-    }
-
-    // MARK: application overlays
-
-    public func action(_ index: Int, params: UnsafeBufferPointer<GValue>, result: UnsafeMutablePointer<GValue>?) {
-        let trackID = params.isEmpty ? 0 : withUnsafePointer(to: params[0]) { UInt64(g_value_get_uint64($0)) }
-        switch SignalIndex(rawValue: index) {
-        case .resetCount:
-            let had = shared.update { o -> Bool in
-                o.count?.reset()
-                return o.count != nil
-            }
-            if let result { g_value_set_boolean(result, had ? 1 : 0) }
-        case .countSummary:
-            let json = shared.update { o -> String? in
-                o.askedSummary = o.count?.summaryJSON()
-                return o.askedSummary
-            }
-            if let result { g_value_set_string(result, json) }
-        case .setOverlay:
-            let json = withUnsafePointer(to: params[1]) { g_value_get_string($0).map { String(cString: $0) } } ?? "[]"
-            let snapshot = shared.snapshot
-            guard snapshot.takes(trackID) else {
-                cat.log(.info, element.object, "set-overlay for track \(trackID) refused: no such track (gone, or never seen)")
-                if let result { g_value_set_boolean(result, 0) }
-                return
-            }
-            let style = snapshot.style
-            do {
-                let specs = try style.parseOverlays(json)
-                shared.update {
-                    $0.byTrack[trackID] = specs
-                    $0.generation += 1
-                }
-                if let result { g_value_set_boolean(result, 1) }
-            } catch {
-                element.postWarning(.settings("set-overlay for track \(trackID) refused: \(error)"))
-                if let result { g_value_set_boolean(result, 0) }
-            }
-        case .addNote:
-            let x = withUnsafePointer(to: params[0]) { g_value_get_double($0) }
-            let y = withUnsafePointer(to: params[1]) { g_value_get_double($0) }
-            let text = withUnsafePointer(to: params[2]) { g_value_get_string($0).map { String(cString: $0) } } ?? ""
-            guard x.isFinite, y.isFinite else {
-                element.postWarning(.settings("add-note refused: the point (\(x), \(y)) is not a finite position in frame pixels"))
-                if let result { g_value_set_uint64(result, 0) }
-                return
-            }
-            let id = shared.update { o -> UInt64 in
-                let id = o.nextNoteID
-                o.nextNoteID += 1
-                o.noteRequests.append(.add(id: id, x: x, y: y, text: text))
-                o.liveNotes.insert(id)
-                return id
-            }
-            if let result { g_value_set_uint64(result, guint64(id)) }
-        case .editNote, .removeNote:
-            let text = index == SignalIndex.editNote.rawValue
-                ? withUnsafePointer(to: params[1]) { g_value_get_string($0).map { String(cString: $0) } } ?? "" : nil
-            let known = shared.update { o -> Bool in
-                guard o.liveNotes.contains(trackID) else { return false }
-                if let text { o.noteRequests.append(.edit(id: trackID, text: text)) } else {
-                    o.noteRequests.append(.remove(id: trackID))
-                    o.liveNotes.remove(trackID)
-                }
-                return true
-            }
-            if let result { g_value_set_boolean(result, known ? 1 : 0) }
-        case .clearOverlay:
-            let existed = shared.update { o -> Bool in
-                let had = o.byTrack.removeValue(forKey: trackID) != nil
-                o.generation += 1
-                return had
-            }
-            if let result { g_value_set_boolean(result, existed ? 1 : 0) }
-        default:
-            break
         }
     }
 
@@ -810,370 +544,11 @@ public final class ArOverlay: VideoFilterElement {
         cat.log(.log, element.object, "drew \(tiles.count) tiles for \(changes.visible.count) codes and the located regions")
     }
 
-    /// Applies the note requests of clicks and actions, moves the notes with the scene (when the frame
-    /// has a luma plane), adds them to the frame's metadata (kind `note`) and returns their tiles: a
-    /// dot on the scene point and an upright label above it, labels kept apart and inside the frame.
-    private func noteTiles(frame: VideoFrame, regions: [BarcodeRegion], nanoseconds now: UInt64, settings s: Settings,
-                           state: State) -> [RenderTile] {
-        let requests = shared.update { o -> [NoteRequest] in
-            defer { o.noteRequests = [] }
-            return o.noteRequests
-        }
-        state.notes.expiryNanoseconds = UInt64(s.noteExpiry * 1e9)
-        var adds: [(id: UInt64, x: Double, y: Double, text: String)] = []
-        for r in requests {
-            switch r {
-            case .add(let id, let x, let y, let text): adds.append((id, x, y, text))
-            case .edit(let id, let text): state.notes.edit(id, text: text)
-            case .remove(let id):
-                state.notes.remove(id)
-                cat.log(.info, element.object, "note \(id) removed")
-            }
-        }
-        // The notes there were move with the scene; new ones are pinned where the click was, on this frame.
-        var spare: LumaPyramid? = nil
-        let pyramid = state.notes.notes.isEmpty && adds.isEmpty ? nil : frame.trackLuma.map {
-            LumaPyramid(copying: $0.base, width: $0.width, height: $0.height, stride: $0.stride, levelCount: 4, reusing: &spare)
-        }
-        state.notes.advance(from: state.notePyramid, to: pyramid, now: now)
-        for n in adds {
-            state.notes.add(id: n.id, at: Point(x: n.x, y: n.y), text: n.text, now: now, in: pyramid)
-            cat.log(.info, element.object, "note \(n.id) pinned at (\(n.x), \(n.y))")
-        }
-        state.notePyramid = pyramid
-        let notes = state.notes.notes
-        var tiles: [RenderTile] = [], rects: [(id: UInt64, rect: Rect)] = []
-        var items: [LabelLayout.Item] = [], labels: [LabelContent] = []
-        let font = state.renderer.sizedFont(s.font ?? "Sans Bold", frameHeight: frame.height)
-        for n in notes where n.visible {
-            let label = LabelContent(text: n.text, font: font, color: Color(red: 1, green: 1, blue: 1),
-                                     background: Color(red: 0.125, green: 0.125, blue: 0.125, alpha: 0.82), padding: 4, radius: 4)
-            let size = state.renderer.size(of: label)
-            items.append(LabelLayout.Item(code: n.id, index: 0,
-                                          rect: PlacedRect(center: Point(x: n.point.x, y: n.point.y - size.height / 2 - 10),
-                                                           width: size.width, height: size.height)))
-            labels.append(label)
-        }
-        let visible = notes.filter(\.visible)
-        for (placed, (n, label)) in zip(state.noteLayout.place(items, width: Double(frame.width), height: Double(frame.height)),
-                                       zip(visible, labels)) {
-            let dot = PlacedRect(center: n.point, width: 10, height: 10)
-            var ops: [DrawOp] = [.dot(rect: dot, color: Color(red: 1, green: 0.8, blue: 0)), .label(label, rect: placed.rect)]
-            if let l = placed.leader {
-                ops.insert(.outline(quad: Quad(topLeft: l.from, topRight: l.to, bottomRight: l.to, bottomLeft: l.from),
-                                    color: Color(red: 1, green: 0.8, blue: 0), width: 2), at: 0)
-            }
-            for op in ops { tiles += state.renderer.tiles(for: op, opacity: 1, frameWidth: frame.width, frameHeight: frame.height) }
-            rects.append((n.id, placed.rect.bounds))
-            rects.append((n.id, dot.bounds))
-        }
-        let ids = Set(notes.map(\.id))
-        shared.update { o in
-            o.noteRects = rects
-            // Notes dropped here (expired) are gone for the actions too; ones asked for since stay.
-            let asked = Set(o.noteRequests.compactMap { r -> UInt64? in if case .add(let id, _, _, _) = r { id } else { nil } })
-            o.liveNotes = o.liveNotes.filter { ids.contains($0) || asked.contains($0) }
-        }
-        if !notes.isEmpty {
-            frame.setBarcodeRegions(regions + notes.map { n in
-                var r = BarcodeRegion(trackID: n.id, symbology: TargetKind.note.rawValue, payload: Array(n.text.utf8),
-                                      quad: Quad(topLeft: n.point, topRight: n.point, bottomRight: n.point, bottomLeft: n.point),
-                                      state: n.visible ? .tracked : .occluded, quality: 0)
-                r.kind = .note
-                return r
-            })
-        }
-        return tiles
-    }
-
-    /// Moves each code's upright labels and boxes together so that codes' labels do not overlap and
-    /// stay inside the frame (`LabelLayout`), with a leader line from moved ones back to their place.
-    private func layOut(_ ops: inout [[(op: DrawOp, opacity: Double)]], entries: [OverlayTimeline.Entry], state: State,
-                        frame: VideoFrame) {
-        func screenRect(_ op: DrawOp) -> PlacedRect? {
-            switch op {
-            case .label(_, let rect) where rect.angle == 0: rect
-            case .box(let rect, _, _) where rect.angle == 0: rect
-            default: nil
-            }
-        }
-        var items: [LabelLayout.Item] = [], owners: [Int] = []
-        for (k, e) in entries.enumerated() {
-            guard let id = e.info.trackID else { continue }
-            let rects = ops[k].compactMap { screenRect($0.op)?.bounds }
-            guard let first = rects.first else { continue }
-            let union = rects.dropFirst().reduce(first) { $0.union($1) }
-            items.append(LabelLayout.Item(code: id, index: 0, rect: PlacedRect(union)))
-            owners.append(k)
-        }
-        guard !items.isEmpty else { return }
-        for (placed, (k, item)) in zip(state.layout.place(items, width: Double(frame.width), height: Double(frame.height)),
-                                       zip(owners, items)) {
-            let d = placed.rect.center - item.rect.center
-            guard d.x != 0 || d.y != 0 else { continue }
-            var leaderColor: Color?
-            for n in ops[k].indices {
-                switch ops[k][n].op {
-                case .label(let content, var rect) where rect.angle == 0:
-                    rect.center = rect.center + d
-                    ops[k][n].op = .label(content, rect: rect)
-                    leaderColor = leaderColor ?? content.background ?? content.color
-                case .box(var rect, let color, let radius) where rect.angle == 0:
-                    rect.center = rect.center + d
-                    ops[k][n].op = .box(rect: rect, color: color, radius: radius)
-                    leaderColor = leaderColor ?? color
-                default: break
-                }
-            }
-            if let l = placed.leader, let color = leaderColor {
-                ops[k].insert((.outline(quad: Quad(topLeft: l.from, topRight: l.to, bottomRight: l.to, bottomLeft: l.from), color: color,
-                                        width: 2), 1), at: 0)
-            }
-        }
-    }
-
-    /// Swaps in a style parsed after a property change (a cheap exchange: the parse is done);
-    /// a bad style is reported and the old one kept.
-    private func swapStyle(_ pending: PendingStyle, _ state: State) {
-        let s = pending.settings
-        if let font = s.font, let problem = FontDescription.sizeProblem(font) {
-            element.postWarning(.settings("Invalid value for property 'font': '\(font)': \(problem); labels are drawn no taller than the frame"))
-        }
-        switch pending.result {
-        case .success(let loaded):
-            state.style = loaded.style
-            state.images = loaded.images
-            state.abandonedRules = []
-            state.timeline.expirySeconds = loaded.style.expirySeconds
-            state.timeline.fadeSeconds = loaded.style.fadeSeconds
-            state.generation += 1
-            shared.update { $0.style = loaded.style }
-        case .failure(let error):
-            element.postWarning(.settings("Invalid overlay style, keeping the previous one: \(error)"))
-        }
-        state.hint = Self.hint(s, state.style)
-    }
-
-    /// The overlays of one code on this frame with their geometry.
-    private func drawOps(for e: OverlayTimeline.Entry, at t: Double, state: State, overrides: Overrides, generation: Int,
-                         defaultFont: String, frameHeight: Int) -> [(op: DrawOp, opacity: Double)] {
-        let overlays: [ResolvedOverlay]
-        let previous = state.resolved[e.key]
-        if let cached = previous, cached.info == e.info, cached.generation == generation {
-            overlays = cached.overlays
-        } else {
-            if let id = e.info.trackID, let specs = overrides.byTrack[id] {
-                overlays = overrides.style.resolve(specs, for: e.info)
-            } else {
-                let evaluated = state.style.overlaysAndAbandonedRules(for: e.info)
-                overlays = evaluated.overlays
-                for r in evaluated.abandonedRules where state.abandonedRules.insert(r).inserted {
-                    element.postWarning(.settings("rules[\(r)] of \(state.style.file): the 'data' match on code "
-                        + "'\(ImageFile.printable(e.info.text, maxCharacters: 80))' went over its budget and was stopped "
-                        + "(counted as no match; warned once per rule)"))
-                }
-            }
-            state.resolved[e.key] = (e.info, generation, overlays)
-            // Only the code's level changed (its area crossed a rule's bound): cross-fade.
-            if let previous, previous.generation == generation, previous.overlays != overlays, state.style.fadeSeconds > 0 {
-                var same = previous.info
-                same.area = e.info.area
-                if same == e.info { state.levelFades[e.key] = (previous.overlays, t) }
-            }
-        }
-        let what = "code '\(ImageFile.printable(e.info.text, maxCharacters: 80))'"
-        var ops = drawOps(overlays, quad: e.quad, trackID: e.info.trackID, what: what, state: state, defaultFont: defaultFont,
-                          frameHeight: frameHeight)
-        if let fade = state.levelFades[e.key] {
-            let p = (t - fade.start) / state.style.fadeSeconds
-            if p >= 1 || p < 0 {
-                state.levelFades[e.key] = nil
-            } else {
-                let old = drawOps(fade.from, quad: e.quad, trackID: e.info.trackID, what: what, state: state, defaultFont: defaultFont,
-                                  frameHeight: frameHeight)
-                ops = old.map { ($0.op, $0.opacity * (1 - p)) } + ops.map { ($0.op, $0.opacity * p) }
-            }
-        }
-        return ops
-    }
-
-    /// The overlays of a located region of class `symbologyClass` (`1D`, `2D`), resolved once per
-    /// class and style generation.
-    private func locatedOverlays(_ symbologyClass: String, state: State, generation: Int) -> [ResolvedOverlay] {
-        if let cached = state.locatedResolved[symbologyClass], cached.generation == generation { return cached.overlays }
-        let overlays = state.style.overlays(for: CodeInfo(symbology: symbologyClass, text: "", trackID: nil, located: true))
-        state.locatedResolved[symbologyClass] = (generation, overlays)
-        return overlays
-    }
-
-    /// `overlays` placed on `quad` (frame pixels); `what` names the code in warnings.
-    private func drawOps(_ overlays: [ResolvedOverlay], quad: Quad, trackID: UInt64?, what: String, state: State, defaultFont: String,
-                         frameHeight: Int) -> [(op: DrawOp, opacity: Double)] {
-        var ops: [(DrawOp, Double)] = []
-        for o in overlays {
-            let spec = o.spec
-            switch spec.kind {
-            case .outline:
-                ops.append((.outline(quad: quad, color: o.color, width: spec.lineWidth), spec.opacity))
-            case .box:
-                ops.append((.box(rect: spec.placement.resolve(on: quad), color: o.color, radius: spec.radius), spec.opacity))
-            case .fill:
-                ops.append((.fill(quad: quad, color: o.color), spec.opacity))
-            case .dot:
-                ops.append((.dot(rect: spec.placement.resolve(on: quad), color: o.color), spec.opacity))
-            case .label:
-                guard !o.text.isEmpty else { continue }
-                let label = LabelContent(text: o.text, font: state.renderer.sizedFont(spec.font ?? defaultFont, frameHeight: frameHeight),
-                                         color: o.color, background: spec.background, padding: spec.padding, radius: spec.radius)
-                let size = state.renderer.size(of: label)
-                let rect = spec.placement.resolve(on: quad, natural: .fixed(width: size.width, height: size.height))
-                ops.append((.label(label, rect: rect), spec.opacity))
-            case .image where spec.fromTarget:
-                guard let trackID, let image = picture(PictureKey(trackID: trackID, alter: spec.alter), state: state) else { continue }
-                ops.append((.warp(image, quad: quad), spec.opacity))
-            case .image:
-                // Loaded off the streaming thread: an image not loaded yet is not drawn yet.
-                let image: OverlayImage
-                switch o.image {
-                case .success(let file)?:
-                    switch state.images.image(file) {
-                    case .ready(let i): image = i
-                    case .pending: continue
-                    case .failed(let why): warnUnusableImage(file.path, why, what: what, state: state); continue
-                    }
-                case .failure(let refusal)?:
-                    warnUnusableImage(refusal.path, refusal.description, what: what, state: state)
-                    continue
-                case nil:
-                    continue
-                }
-                if spec.warp {
-                    ops.append((.warp(image, quad: quad), spec.opacity))
-                } else {
-                    let rect = spec.placement.resolve(on: quad, natural: .aspect(width: Double(image.width), height: Double(image.height)))
-                    ops.append((.image(image, rect: rect), spec.opacity))
-                }
-            }
-        }
-        return ops
-    }
-
-    /// The altered picture `key` names, once its alteration is done; asks for it (off the streaming
-    /// thread, `alterations`) the first time, when the track's reference picture is on this frame.
-    private func picture(_ key: PictureKey, state: State) -> OverlayImage? {
-        if let done = pictures.snapshot[key] {
-            state.pendingPictures.remove(key)
-            switch done {
-            case .success(let image): return image
-            case .failure(let why):
-                if state.failedPictures.insert(key).inserted { element.postWarning(.settings("aroverlay: \(why)")) }
-                return nil
-            }
-        }
-        guard !state.pendingPictures.contains(key), let reference = state.references[key.trackID] else { return nil }
-        state.pendingPictures.insert(key)
-        let pictures = self.pictures, element = self.element
-        Self.alterations.snapshot.execute {
-            let t0 = DispatchTime.now().uptimeNanoseconds
-            let result = PictureAlteration.run(reference, chain: key.alter, name: "picture of rectangle \(key.trackID)")
-            pictures.update { $0[key] = result }
-            let m = OwnedStructure(name: "arbarcode-alteration")
-            m.set("track-id", uint64: key.trackID)
-            m.set("alter", string: key.alter ?? "")
-            m.set("done", bool: (try? result.get()) != nil)
-            m.set("milliseconds", double: Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
-            element.postElementMessage(m)
-        }
-        // Run inline (tests), the picture is there already.
-        if case .success(let image)? = pictures.snapshot[key] { state.pendingPictures.remove(key); return image }
-        return nil
-    }
-
-    /// Reports an image that cannot be drawn, once per path (remembering at most 1024 paths).
-    private func warnUnusableImage(_ path: String, _ why: String, what: String, state: State) {
-        if state.missingImages.count >= 1024 { state.missingImages.removeAll() }
-        guard state.missingImages.insert(path).inserted else { return }
-        element.postWarning(.openRead("aroverlay: image for \(what) unusable: \(why)"))
-    }
-
-    private func hintTiles(_ hint: String, s: Settings, state: State, frame: VideoFrame) -> [RenderTile] {
-        let label = LabelContent(text: hint, font: state.renderer.sizedFont(s.font ?? "Sans Bold", frameHeight: frame.height),
-                                 color: Color(red: 1, green: 1, blue: 1), background: Color(red: 0, green: 0, blue: 0, alpha: 0.6),
-                                 padding: 8, radius: 8)
-        let size = state.renderer.size(of: label)
-        // Centred, a tenth of the frame above its bottom edge.
-        let center = Point(x: Double(frame.width) / 2, y: Double(frame.height) * 0.9 - size.height / 2)
-        return state.renderer.tiles(for: .label(label, rect: PlacedRect(center: center, width: size.width, height: size.height)),
-                                    opacity: 1, frameWidth: frame.width, frameHeight: frame.height)
-    }
-
-    /// The `show-stats` panel: the last second's frame rate and time per frame, this frame's codes.
-    private func statsTiles(_ counts: [(String, Int)], s: Settings, state: State, frame: VideoFrame) -> [RenderTile] {
-        let rate = state.panelReport.map { String(format: "%.1f fps, %.1f ms per frame (p95 %.1f)", $0.fps,
-                                                  $0.processMedianMilliseconds, $0.processP95Milliseconds) } ?? "measuring..."
-        let codes = counts.map { "\($0.1) \($0.0 == "codes" ? "tracked" : $0.0)" }.joined(separator: ", ")
-        return cornerLabel(rate + "\n" + codes, corner: "top-left", s: s, state: state, frame: frame)
-    }
-
-    /// `text` in a small panel in `corner` (`top-left`, `top-right`, `bottom-left`, `bottom-right`), 8 px in.
-    private func cornerLabel(_ text: String, corner: String, s: Settings, state: State, frame: VideoFrame) -> [RenderTile] {
-        let font = state.renderer.sizedFont(s.font ?? "Sans Bold", frameHeight: frame.height / 2)
-        let label = LabelContent(text: text, font: font, color: Color(red: 1, green: 1, blue: 1),
-                                 background: Color(red: 0, green: 0, blue: 0, alpha: 0.6), padding: 6, radius: 6)
-        let size = state.renderer.size(of: label)
-        let x = corner.hasSuffix("left") ? 8 + size.width / 2 : Double(frame.width) - 8 - size.width / 2
-        let y = corner.hasPrefix("top") ? 8 + size.height / 2 : Double(frame.height) - 8 - size.height / 2
-        return state.renderer.tiles(for: .label(label, rect: PlacedRect(center: Point(x: x, y: y), width: size.width, height: size.height)),
-                                    opacity: 1, frameWidth: frame.width, frameHeight: frame.height)
-    }
-
     // MARK: signals
 
-    private lazy var signalIDs: [guint] = {
+    lazy var signalIDs: [guint] = {
         let type = UnsafeMutableRawPointer(element.pointer).assumingMemoryBound(to: GTypeInstance.self).pointee.g_class.pointee.g_type
         return Self.signals.map { g_signal_lookup($0.name, type) }
     }()
 
-    private func hasHandlers(_ signal: SignalIndex) -> Bool {
-        g_signal_has_handler_pending(UnsafeMutableRawPointer(element.pointer), signalIDs[signal.rawValue], 0, 0) != 0
-    }
-
-    /// The `arbarcode` structure describing a code's overlay: the code's fields plus `opacity`
-    /// (0…1) and `present` (whether the code is on this frame).
-    private func trackStructure(_ e: OverlayTimeline.Entry) -> OwnedStructure {
-        let s = OwnedStructure(name: BarcodeRegion.paramsName)
-        s.set("data", string: e.info.text)
-        s.set("symbology", string: e.info.symbology)
-        s.set("quad", doubles: e.quad.corners.flatMap { [$0.x, $0.y] })
-        s.set("track-id", uint64: e.info.trackID ?? 0)
-        s.set("opacity", double: e.opacity)
-        s.set("present", bool: e.present)
-        return s
-    }
-
-    private func emit(_ signal: SignalIndex, _ entries: [OverlayTimeline.Entry]) {
-        guard !entries.isEmpty, hasHandlers(signal) else { return }
-        for e in entries {
-            var params = [GValue(), GValue()]
-            g_value_init(&params[0], ar_value_gtype(AR_VALUE_UINT64))
-            g_value_set_uint64(&params[0], guint64(e.info.trackID ?? 0))
-            g_value_init(&params[1], ar_value_gtype(AR_VALUE_STRUCTURE))
-            g_value_take_boxed(&params[1], UnsafeRawPointer(trackStructure(e).release()))
-            element.emitSignal(signal.rawValue, &params)
-            for i in params.indices { g_value_unset(&params[i]) }
-        }
-    }
-
-    /// Emits `draw` for one code on a recording surface; the tile holds what the handlers drew.
-    private func customDrawing(_ e: OverlayTimeline.Entry, frame: VideoFrame) -> RenderTile? {
-        let drawing = CustomDrawing()
-        var params = [GValue(), GValue()]
-        g_value_init(&params[0], cairo_gobject_context_get_type())
-        g_value_set_boxed(&params[0], drawing.contextPointer)
-        g_value_init(&params[1], ar_value_gtype(AR_VALUE_STRUCTURE))
-        g_value_take_boxed(&params[1], UnsafeRawPointer(trackStructure(e).release()))
-        element.emitSignal(SignalIndex.draw.rawValue, &params)
-        for i in params.indices { g_value_unset(&params[i]) }
-        return drawing.finish(opacity: e.opacity, frameWidth: frame.width, frameHeight: frame.height)
-    }
 }
