@@ -135,17 +135,22 @@ public final class ArExport: VideoFilterElement {
         }
     }
 
+    /// One run's state: made in `start`, dropped in `stop`.
+    private struct State {
+        let output: Output
+        let records: ExportRecords
+        var changes = TrackChanges()
+        var frameIndex: UInt64 = 0
+        /// Lines made so far (one per frame, or per event).
+        var lineCount: UInt64 = 0
+        /// Lines dropped so far, and why the last one was.
+        var droppedLines: UInt64 = 0
+        var lastDropReason = ""
+    }
+
     private let element: ElementHandle
     private let settings: SettingsStore<Settings>
-    private var output: Output?
-    private var records = ExportRecords.frames
-    private var changes = TrackChanges()
-    private var frameIndex: UInt64 = 0
-    /// Lines made so far (one per frame, or per event).
-    private var lineCount: UInt64 = 0
-    /// Lines dropped so far, and why the last one was.
-    private var droppedLines: UInt64 = 0
-    private var lastDropReason = ""
+    private var state: State?
 
     public init(element: ElementHandle, settings: SettingsStore<Settings>) {
         self.element = element
@@ -158,6 +163,7 @@ public final class ArExport: VideoFilterElement {
             throw ElementError.openWrite("No location set for arexport: set location to a file path, '-', udp://HOST:PORT, "
                                          + "tcp://HOST:PORT or mqtt://HOST:PORT/TOPIC")
         }
+        let output: Output
         do {
             let destination = try ExportDestination.parse(location)
             if case .mqtt(let host, let port, let topic) = destination {
@@ -169,12 +175,7 @@ public final class ArExport: VideoFilterElement {
         } catch let e as ExportDestinationError {
             throw ElementError.openWrite(e.description)
         }
-        records = s.records
-        changes = TrackChanges()
-        frameIndex = 0
-        lineCount = 0
-        droppedLines = 0
-        lastDropReason = ""
+        state = State(output: output, records: s.records)
         cat.log(.info, element.object, "writing JSON Lines to \(location)")
     }
 
@@ -212,7 +213,7 @@ public final class ArExport: VideoFilterElement {
     }
 
     public func stop() {
-        switch output {
+        switch state?.output {
         case .lines(let writer):
             if writer.close(timeoutSeconds: Self.stopSeconds) > 0 {
                 cat.log(.info, element.object, "stopped with lines not sent to \(writer.name)")
@@ -225,19 +226,19 @@ public final class ArExport: VideoFilterElement {
         case nil:
             break
         }
-        output = nil
+        state = nil
     }
 
     /// At EOS, waits (up to `eosDrainSeconds`) for a TCP consumer or an MQTT broker to take the
     /// waiting lines, then reports what was dropped and posts the final statistics.
     public func sinkEvent(_ event: UnsafeMutablePointer<GstEvent>) -> Bool {
-        if event.customDownstreamName == ArOverlay.countSummaryName, let json = event.string("json"), let output {
+        if event.customDownstreamName == ArOverlay.countSummaryName, let json = event.string("json"), state != nil {
             // aroverlay's count summary (at EOS, or asked for with its `count-summary` action): a line of its own.
-            lineCount += 1
-            do { try write(json, to: output) } catch { element.post(.write("\(error)")) }
+            state?.lineCount += 1
+            do { try write(json) } catch { element.post(.write("\(error)")) }
             return true
         }
-        guard event.typeName == "eos", let output else { return true }
+        guard event.typeName == "eos", let output = state?.output else { return true }
         switch output {
         case .lines(let writer):
             do {
@@ -255,10 +256,10 @@ public final class ArExport: VideoFilterElement {
                                            + "\(publisher.options.queueDirectory) for the next start"))
             }
         }
-        if droppedLines > 0 {
-            element.postWarning(.write("arexport dropped \(droppedLines) of \(lineCount) line(s): \(lastDropReason)"))
+        if let state, state.droppedLines > 0 {
+            element.postWarning(.write("arexport dropped \(state.droppedLines) of \(state.lineCount) line(s): \(state.lastDropReason)"))
         }
-        postStats(output)
+        if let state { postStats(state) }
         return true
     }
 
@@ -266,11 +267,11 @@ public final class ArExport: VideoFilterElement {
     /// `lines-written` (delivered whole; MQTT: acknowledged by the broker, or written to the socket
     /// with QoS 0), `lines-dropped`, `lines-queued` (waiting for a TCP consumer or being sent; MQTT:
     /// waiting in the on-disk queue).
-    private func postStats(_ output: Output) {
+    private func postStats(_ state: State) {
         let s = OwnedStructure(name: Self.statsMessageName)
-        s.set("location", string: output.name)
-        s.set("lines", uint64: lineCount)
-        switch output {
+        s.set("location", string: state.output.name)
+        s.set("lines", uint64: state.lineCount)
+        switch state.output {
         case .lines(let writer):
             let stats = writer.stats
             s.set("lines-written", uint64: stats.written)
@@ -281,34 +282,36 @@ public final class ArExport: VideoFilterElement {
             s.set("lines-queued", uint64: UInt64(stats.queued))
             s.set("connected", bool: stats.connected)
         }
-        s.set("lines-dropped", uint64: droppedLines)
+        s.set("lines-dropped", uint64: state.droppedLines)
         element.postElementMessage(s)
     }
 
     /// Counts `count` dropped lines; the first drop and every 100th are reported.
     private func dropped(_ count: Int, _ why: String) {
-        let before = droppedLines
-        droppedLines += UInt64(count)
-        lastDropReason = why
-        guard before == 0 || before / 100 != droppedLines / 100, let output else { return }
-        element.postWarning(.write("arexport dropped \(droppedLines) line(s) so far: \(why)"))
-        postStats(output)
+        guard var state else { return }
+        let before = state.droppedLines
+        state.droppedLines += UInt64(count)
+        state.lastDropReason = why
+        self.state = state
+        guard before == 0 || before / 100 != state.droppedLines / 100 else { return }
+        element.postWarning(.write("arexport dropped \(state.droppedLines) line(s) so far: \(why)"))
+        postStats(state)
     }
 
     public func transform(_ frame: VideoFrame) throws {
-        guard let output else { return }
+        guard var state else { return }
         let objects = frame.barcodeRegions.map(\.record)
-        var record = FrameRecord(frame: frameIndex, ptsNanoseconds: frame.buffer.ptsNanoseconds, width: frame.width,
+        var record = FrameRecord(frame: state.frameIndex, ptsNanoseconds: frame.buffer.ptsNanoseconds, width: frame.width,
                                  height: frame.height, objects: objects)
-        frameIndex += 1
+        state.frameIndex += 1
         var lines: [String] = []
-        switch records {
+        switch state.records {
         case .frames:
             lines = [record.jsonLine()]
         case .codeFrames:
             if !objects.isEmpty { lines = [record.jsonLine()] }
         case .events:
-            let (added, removed) = changes.next(objects)
+            let (added, removed) = state.changes.next(objects)
             for (kind, list) in [(TrackEventKind.added, added), (.removed, removed)] {
                 for object in list {
                     record.objects = [object]
@@ -316,13 +319,16 @@ public final class ArExport: VideoFilterElement {
                 }
             }
         }
+        self.state = state
         for line in lines {
-            lineCount += 1
-            try write(line, to: output)
+            self.state?.lineCount += 1
+            try write(line)
         }
     }
 
-    private func write(_ line: String, to output: Output) throws {
+    /// Sends one line to the run's output; a drop is counted in the state.
+    private func write(_ line: String) throws {
+        guard let output = state?.output else { return }
         do {
             switch output {
             case .lines(let writer):

@@ -82,22 +82,40 @@ public final class ArBarcodeTrack: VideoFilterElement {
 
     public static var signals: [SignalSpec] { TrackEvents.signals }
 
+    /// One run's state: made in `start`, dropped in `stop`; a flush restarts its schedules.
+    private final class State {
+        let decoder: TrackDecoder
+        let stage: TrackingStage
+        var worker: TrackDecodeWorker?
+        /// Resolved at the first caps: whether decodes run on the worker.
+        var async: Bool?
+        /// Which frames ask for a full scan or region re-decodes.
+        var cadence = DecodeCadence()
+        /// The luma of the frame the worker is decoding, to carry new codes forward.
+        var jobPyramid: LumaPyramid?
+        /// Async: the last full scan's located regions, shown until the next full scan's arrive.
+        var located: [BarcodeRegion] = []
+        /// Which tracks are re-decoded on each frame.
+        var schedule = RedecodeSchedule()
+
+        init(decoder: TrackDecoder, stage: TrackingStage) {
+            self.decoder = decoder
+            self.stage = stage
+        }
+
+        /// Forgets the schedules and the frame the worker was given (flush).
+        func restart() {
+            cadence = DecodeCadence()
+            jobPyramid = nil
+            located = []
+            schedule.reset()
+        }
+    }
+
     private let element: ElementHandle
     private let settings: SettingsStore<Settings>
-    private var decoder: TrackDecoder?
-    private var stage: TrackingStage?
-    private var worker: TrackDecodeWorker?
-    /// Resolved at the first caps: whether decodes run on the worker.
-    private var async: Bool?
-    /// Which frames ask for a full scan or region re-decodes.
-    private var cadence = DecodeCadence()
-    /// The luma of the frame the worker is decoding, to carry new codes forward.
-    private var jobPyramid: LumaPyramid?
-    /// Async: the last full scan's located regions, shown until the next full scan's arrive.
-    private var located: [BarcodeRegion] = []
+    private var state: State?
     private let stats = ElementStats()
-    /// Which tracks are re-decoded on each frame.
-    private var schedule = RedecodeSchedule()
 
     public init(element: ElementHandle, settings: SettingsStore<Settings>) {
         self.element = element
@@ -106,41 +124,39 @@ public final class ArBarcodeTrack: VideoFilterElement {
 
     public func start() throws {
         let s = settings.snapshot
-        decoder = try TrackDecoder(symbologies: s.symbologies, options: s.detector)
-        stage = TrackingStage(configuration: s.tracking.configuration)
-        async = nil
-        restart()
+        state = State(decoder: try TrackDecoder(symbologies: s.symbologies, options: s.detector),
+                      stage: TrackingStage(configuration: s.tracking.configuration))
+        stats.reset()
     }
 
     public func stop() {
-        worker?.stop()
-        worker = nil
-        decoder = nil
-        stage = nil
-        jobPyramid = nil
+        state?.worker?.stop()
+        state = nil
     }
 
     public func setInfo(_ info: VideoInfo) throws {
         if let d = info.frameDurationNanoseconds {
-            stage?.frameDurationNanoseconds = d
+            state?.stage.frameDurationNanoseconds = d
             stats.frameDurationNanoseconds = d
         }
-        stage?.prepare(width: info.width, height: info.height)
-        worker?.cancel()
-        jobPyramid = nil
-        guard async == nil else { return }
+        guard let state else { return }
+        state.stage.prepare(width: info.width, height: info.height)
+        state.worker?.cancel()
+        state.jobPyramid = nil
+        guard state.async == nil else { return }
         let s = settings.snapshot
         let useWorker = s.detectMode == .async || (s.detectMode == .auto && TrackLiveness.upstreamIsLive(element))
-        async = useWorker
-        if useWorker { worker = TrackDecodeWorker(decoder: try TrackDecoder(symbologies: s.symbologies, options: s.detector)) }
+        state.async = useWorker
+        if useWorker { state.worker = TrackDecodeWorker(decoder: try TrackDecoder(symbologies: s.symbologies, options: s.detector)) }
         cat.log(.info, element.object, "decoding \(useWorker ? "on a worker thread (async)" : "on the streaming thread (sync)")")
     }
 
     public func sinkEvent(_ event: UnsafeMutablePointer<GstEvent>) -> Bool {
         if event.isFlushStop {
-            stage?.reset()
-            worker?.cancel()
-            restart()
+            state?.stage.reset()
+            state?.worker?.cancel()
+            state?.restart()
+            stats.reset()
         }
         return true
     }
@@ -157,61 +173,54 @@ public final class ArBarcodeTrack: VideoFilterElement {
         located.map { BarcodeRegion(locatedClass: $0.kind.rawValue, quad: $0.quad) }
     }
 
-    private func restart() {
-        cadence = DecodeCadence()
-        jobPyramid = nil
-        located = []
-        schedule.reset()
-        stats.reset()
-    }
-
     public func transform(_ frame: VideoFrame) throws {
-        guard let decoder, let stage, let luma = frame.trackLuma else { return }
+        guard let state, let luma = frame.trackLuma else { return }
+        let decoder = state.decoder, stage = state.stage
         stats.begin()
         let s = settings.snapshot
         try decoder.reconfigure(symbologies: s.symbologies, options: s.detector)
         stage.configure(s.tracking)
         let live = stage.begin(frame: frame, luma: luma)
-        schedule.interval = s.redecodeInterval
+        state.schedule.interval = s.redecodeInterval
         var detections: [Detection] = []
         /// Time decoding on this frame (sync) or of the worker's result collected on it (async).
         var decodeMilliseconds: Double?
-        if let worker {
+        if let worker = state.worker {
             if let result = worker.takeResult() {
                 decodeMilliseconds = result.milliseconds
                 let found = result.full ? result.detections : Self.confirming(result.detections, live)
-                detections = stage.carry(found, from: result.frame, pyramid: jobPyramid)
-                if result.full { located = Self.regions(result.located) }
+                detections = stage.carry(found, from: result.frame, pyramid: state.jobPyramid)
+                if result.full { state.located = Self.regions(result.located) }
                 cat.log(.log, element.object, "worker: \(result.detections.count) codes from frame \(result.frame) (\(result.full ? "full" : "regions")), \(detections.count) carried to \(stage.frameIndex)")
             }
-            let redecode = live.filter { schedule.isDue($0.id, frame: stage.frameIndex) }
-            if let kind = cadence.request(tracking: !redecode.isEmpty, interval: s.detectInterval), let plane = stage.current?.levels[0],
+            let redecode = live.filter { state.schedule.isDue($0.id, frame: stage.frameIndex) }
+            if let kind = state.cadence.request(tracking: !redecode.isEmpty, interval: s.detectInterval), let plane = stage.current?.levels[0],
                worker.submit(.init(plane: plane, frame: stage.frameIndex, regions: kind == .full ? nil : redecode,
                                    skipping: stage.seenQuads(live), symbologies: s.symbologies, options: s.detector)) {
-                jobPyramid = stage.current
-                cadence.started(kind)
+                state.jobPyramid = stage.current
+                state.cadence.started(kind)
             }
         } else {
             let plane = stage.current?.levels[0] ?? LumaPlane(copying: luma)
-            located = []
-            let due = live.filter { schedule.isDue($0.id, frame: stage.frameIndex) }
+            state.located = []
+            let due = live.filter { state.schedule.isDue($0.id, frame: stage.frameIndex) }
             let t0 = DispatchTime.now().uptimeNanoseconds
             defer { decodeMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6 }
-            if cadence.framesSinceFull % s.detectInterval == 0 {
+            if state.cadence.framesSinceFull % s.detectInterval == 0 {
                 // New codes from the full decode; tracked ones from re-decodes in their regions.
                 let result = decoder.full(plane, skipping: stage.seenQuads(live))
                 detections = result.codes
-                located = Self.regions(result.located)
+                state.located = Self.regions(result.located)
                 if !due.isEmpty { detections += Self.confirming(decoder.regions(plane, due), live) }
-                cadence.started(.full)
+                state.cadence.started(.full)
             } else if !due.isEmpty {
                 detections = Self.confirming(decoder.regions(plane, due), live)
             }
         }
-        cadence.frameEnded()
-        let (update, events) = stage.finish(detections, located: located, frame: frame)
-        schedule.read(update.tracks.filter { $0.state == .detected }.map(\.id), frame: stage.frameIndex)
-        schedule.forget(update.removed.map(\.id))
+        state.cadence.frameEnded()
+        let (update, events) = stage.finish(detections, located: state.located, frame: frame)
+        state.schedule.read(update.tracks.filter { $0.state == .detected }.map(\.id), frame: stage.frameIndex)
+        state.schedule.forget(update.removed.map(\.id))
         TrackEvents.publish(events, element: element, messages: s.tracking.messages, updates: s.tracking.messageUpdates)
         if let warning = stage.limitWarning(update) { element.postWarning(.settings(warning)) }
         cat.log(.log, element.object, "\(detections.count) detections, \(update.tracks.count) tracks")

@@ -71,11 +71,22 @@ public final class ArBarcodeDetect: VideoFilterElement {
         ElementStats.property(\.statsInterval),
     ]
 
+    /// One run's state: made in `start`, dropped in `stop`.
+    private final class State {
+        let detector: CodeDetectorStage
+        /// The stream's segment, for the running times in messages.
+        var segment = GstSegment()
+
+        init(detector: CodeDetectorStage) {
+            self.detector = detector
+            gst_segment_init(&segment, timeFormat)
+        }
+    }
+
     private let element: ElementHandle
     private let settings: SettingsStore<Settings>
-    private var detector: CodeDetectorStage?
+    private var state: State?
     private let outlines = CodeOutlines()
-    private var segment = GstSegment()
     private let stats = ElementStats()
 
     public init(element: ElementHandle, settings: SettingsStore<Settings>) {
@@ -85,8 +96,7 @@ public final class ArBarcodeDetect: VideoFilterElement {
 
     public func start() throws {
         let s = settings.snapshot
-        detector = try CodeDetectorStage(symbologies: s.symbologies, options: s.options)
-        gst_segment_init(&segment, timeFormat)
+        state = State(detector: try CodeDetectorStage(symbologies: s.symbologies, options: s.options))
         stats.reset()
     }
 
@@ -95,7 +105,7 @@ public final class ArBarcodeDetect: VideoFilterElement {
     }
 
     public func stop() {
-        detector = nil
+        state = nil
     }
 
     public func sinkEvent(_ event: UnsafeMutablePointer<GstEvent>) -> Bool {
@@ -103,13 +113,14 @@ public final class ArBarcodeDetect: VideoFilterElement {
         if event.typeName == "segment" {
             var parsed: UnsafePointer<GstSegment>?
             gst_event_parse_segment(event, &parsed)
-            if let parsed { segment = parsed.pointee }
+            if let parsed { state?.segment = parsed.pointee }
         }
         return true
     }
 
     public func transform(_ frame: VideoFrame) throws {
-        guard let detector else { return }
+        guard let state else { return }
+        let detector = state.detector
         stats.begin()
         let s = settings.snapshot
         try detector.reconfigure(symbologies: s.symbologies, options: s.options)
@@ -123,7 +134,7 @@ public final class ArBarcodeDetect: VideoFilterElement {
             return r
         } + ArBarcodeTrack.regions(result.located))
         if s.message, !detections.isEmpty {
-            element.postElementMessage(DetectMessage.structure(detections, buffer: frame.buffer, segment: &segment))
+            element.postElementMessage(DetectMessage.structure(detections, buffer: frame.buffer, segment: &state.segment))
         }
         // Every frame is one decode here.
         stats.end(frame, intervalSeconds: s.statsInterval, decodeMilliseconds: stats.elapsedMilliseconds,
