@@ -39,7 +39,7 @@ public final class BarcodeDetector {
     /// Reads EAN/UPC codes again alone, without halves kept from earlier scans (of other codes).
     private let isolationScanner: ZBarScanner
     private let locator = CodeLocator()
-    private var work = LumaBuffer(width: 1, height: 1)
+    private var work = LumaPlane(width: 1, height: 1)
     /// One region decoder per pool worker.
     private var decoders: [RegionDecoder] = []
     private var pool = DecodePool(workers: 1)
@@ -281,7 +281,7 @@ public final class BarcodeDetector {
             if options.contrast, work.stretchContrast() { changed = true }
             if attempt.inverted { work.invert() }
             if skipPlain && !changed { continue }
-            let found: [Detection] = work.withLuma { image in
+            let found: [Detection] = work.withImage { image in
                 regionScanner.scan(image).compactMap { symbol in
                     // Region passes see more marginal images: 1D reads must agree on two scan lines.
                     guard symbol.isTwoDimensional || symbol.quality >= 2 else { return nil }
@@ -333,7 +333,7 @@ public final class BarcodeDetector {
         guard x1 - x0 >= 8, y1 - y0 >= 8 else { return [] }
         let map = AffineMap(a: 1, b: 0, tx: Double(x0), c: 0, d: 1, ty: Double(y0))
         work.resample(luma, map: map, width: x1 - x0, height: y1 - y0)
-        return work.withLuma { image in
+        return work.withImage { image in
             isolationScanner.scan(image).filter { Symbology.decodedInHalves($0.type) }
                 .compactMap { $0.detection(in: image, map: map) }
         }

@@ -21,8 +21,8 @@ final class RegionDecoder {
     /// 2D decoders only, for regions where a 2D code is expected (1D decoders there cost a third of
     /// the scan and read nothing a QR track needs).
     private let expectedMatrixScanner: ZBarScanner
-    private var work = LumaBuffer(width: 1, height: 1)
-    private var pass = LumaBuffer(width: 1, height: 1)
+    private var work = LumaPlane(width: 1, height: 1)
+    private var pass = LumaPlane(width: 1, height: 1)
     /// One strip row's sums, reused.
     private var sums: [Double] = []
 
@@ -66,7 +66,7 @@ final class RegionDecoder {
                 pass = work
                 if v.sharpen { pass.sharpenRows(radius: max(1, sharpenRadius(scale))) }
                 if v.invert { pass.invert() }
-                let found = pass.withLuma { read($0, scale) }
+                let found = pass.withImage { read($0, scale) }
                 if Self.strength(found) > Self.strength(best) { best = found }
                 if Self.strength(best) >= 2 { return best }
             }
@@ -222,7 +222,7 @@ extension Symbology {
     var isTwoDimensional: Bool { type == ZBAR_QRCODE || type == ZBAR_SQCODE }
 }
 
-extension LumaBuffer {
+extension LumaPlane {
     /// Unsharp mask along rows: `v + (v − mean of the pixels `radius` to each side)`, which steepens
     /// bar edges blurred across the bars.
     mutating func sharpenRows(radius: Int) {
