@@ -18,8 +18,8 @@ public enum CardRenderer {
 
     /// Draws `photo` as a card into `image` (clipped to the image) and returns its outline.
     @discardableResult
-    public static func render(_ photo: GrayImage, center: Point, scale: Double, rotationDegrees: Double,
-                              into image: inout GrayImage) -> Quad {
+    public static func render(_ photo: LumaPlane, center: Point, scale: Double, rotationDegrees: Double,
+                              into image: inout LumaPlane) -> Quad {
         let outline = quad(width: photo.width, height: photo.height, center: center, scale: scale,
                            rotationDegrees: rotationDegrees)
         guard scale > 0, scale.isFinite else { return outline }
@@ -31,7 +31,7 @@ public enum CardRenderer {
         let pw = Double(photo.width), ph = Double(photo.height), inv = 1 / scale
         // Photo coordinates change by (du, dv) per frame pixel to the right.
         let du = c * inv, dv = -s * inv
-        let maxX = photo.width - 1, maxY = photo.height - 1, srcStride = photo.stride, dstStride = image.stride
+        let maxX = photo.width - 1, maxY = photo.height - 1, srcStride = photo.width, dstStride = image.width
         photo.pixels.withUnsafeBufferPointer { src in
             image.pixels.withUnsafeMutableBufferPointer { dst in
                 for y in y0..<y1 {
@@ -65,7 +65,7 @@ public enum CardRenderer {
 
     /// `photo` shrunk (area average) so it is at most `maxHeight` pixels tall, keeping its aspect
     /// ratio; unchanged when it already is.
-    public static func downscaled(_ photo: GrayImage, maxHeight: Int) -> GrayImage {
+    public static func downscaled(_ photo: LumaPlane, maxHeight: Int) -> LumaPlane {
         guard maxHeight >= 1, photo.height > maxHeight else { return photo }
         let f = Double(photo.height) / Double(maxHeight)
         let w = max(1, Int((Double(photo.width) / f).rounded())), h = maxHeight
@@ -81,6 +81,6 @@ public enum CardRenderer {
                 out[j * w + i] = UInt8((sum + n / 2) / n)
             }
         }
-        return GrayImage(validatedWidth: w, height: h, pixels: out)
+        return LumaPlane(width: w, height: h, pixels: out)
     }
 }

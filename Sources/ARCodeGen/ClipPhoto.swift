@@ -1,10 +1,11 @@
+import ARCore
 import Foundation
 
 /// A real photo shown in a `CodeClip` as a moving card: with a code (its expected payload known, its
 /// exact corners not) or without one (a distractor, which gets no ground truth).
 public struct ClipPhoto: Hashable, Sendable {
     /// The photo, gray levels.
-    public var image: GrayImage
+    public var image: LumaPlane
     /// The bytes a decoder should read from the code in the photo; nil for a photo without a code.
     public var payload: [UInt8]?
     /// Symbology name for the truth (zbar's name when the folder name says it, else "photo").
@@ -13,7 +14,7 @@ public struct ClipPhoto: Hashable, Sendable {
     public var name: String
 
     /// A photo; see the properties.
-    public init(image: GrayImage, payload: [UInt8]?, symbology: String = "photo", name: String = "") {
+    public init(image: LumaPlane, payload: [UInt8]?, symbology: String = "photo", name: String = "") {
         self.image = image
         self.payload = payload
         self.symbology = symbology

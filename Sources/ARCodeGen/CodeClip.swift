@@ -168,7 +168,7 @@ public struct CodeClip: Sendable {
 
     private let paths: [Path]
     private let cards: [Card]
-    private let background: GrayImage
+    private let background: LumaPlane
     /// Pixels of background beyond each edge of the frame (for camera motion).
     private let margin: Int
     private let camera: CameraMotion
@@ -341,10 +341,10 @@ public struct CodeClip: Sendable {
     /// The frame at `index` and the truth of every code at least partly visible on it. With an
     /// exposure the image averages `subsamples` renders across it; the truth is the scene at the
     /// frame's own instant `index / fps`, the middle of the exposure.
-    public func frame(at index: Int) -> (image: GrayImage, truth: [CodeClipTruth]) {
+    public func frame(at index: Int) -> (image: LumaPlane, truth: [CodeClipTruth]) {
         let t = Double(index) / options.fps
         let now = layout(t)
-        var image: GrayImage
+        var image: LumaPlane
         if subsamples <= 1 {
             image = draw(now)
         } else {
@@ -365,7 +365,7 @@ public struct CodeClip: Sendable {
                     for i in s.indices { p[i] = UInt8(truncatingIfNeeded: (s[i] + half) / count) }
                 }
             }
-            image = GrayImage(validatedWidth: options.width, height: options.height, pixels: pixels)
+            image = LumaPlane(width: options.width, height: options.height, pixels: pixels)
         }
         if options.blurRadius > 0 { boxBlur(&image, radius: options.blurRadius) }
         if options.noise > 0 { addNoise(&image, frame: index) }
@@ -456,7 +456,7 @@ public struct CodeClip: Sendable {
     }
 
     /// The scene image (no blur, no noise) for a layout.
-    private func draw(_ scene: (shown: [Shown], bars: [Rect], offset: Point)) -> GrayImage {
+    private func draw(_ scene: (shown: [Shown], bars: [Rect], offset: Point)) -> LumaPlane {
         var image = margin == 0 ? background : shiftedBackground(scene.offset)
         for d in scene.shown {
             if let card = d.card {
@@ -472,7 +472,7 @@ public struct CodeClip: Sendable {
 
     /// The frame-sized window of the (larger) background seen with the scene displaced by `offset`,
     /// bilinear.
-    private func shiftedBackground(_ offset: Point) -> GrayImage {
+    private func shiftedBackground(_ offset: Point) -> LumaPlane {
         let w = options.width, h = options.height, bw = background.width, bh = background.height
         let sx = Double(margin) - offset.x, sy = Double(margin) - offset.y
         let ix = Int(sx.rounded(.down)), iy = Int(sy.rounded(.down))
@@ -504,7 +504,7 @@ public struct CodeClip: Sendable {
                 }
             }
         }
-        return GrayImage(validatedWidth: w, height: h, pixels: out)
+        return LumaPlane(width: w, height: h, pixels: out)
     }
 
     private func isShown(_ m: Motion, _ t: Double) -> Bool {
@@ -551,14 +551,14 @@ public struct CodeClip: Sendable {
         }
     }
 
-    private func fill(_ image: inout GrayImage, _ rect: Rect, level: UInt8) {
+    private func fill(_ image: inout LumaPlane, _ rect: Rect, level: UInt8) {
         let x0 = max(0, Int(rect.minX.rounded())), x1 = min(image.width, Int(rect.maxX.rounded()))
         let y0 = max(0, Int(rect.minY.rounded())), y1 = min(image.height, Int(rect.maxY.rounded()))
         guard x0 < x1, y0 < y1 else { return }
         for y in y0..<y1 { for x in x0..<x1 { image[x, y] = level } }
     }
 
-    private func addNoise(_ image: inout GrayImage, frame: Int) {
+    private func addNoise(_ image: inout LumaPlane, frame: Int) {
         var rng = SeededRandom(seed: SeededRandom.mix(options.seed, UInt64(frame) &+ 0x5EED))
         let a = options.noise, span = UInt64(2 * a + 1)
         image.pixels.withUnsafeMutableBufferPointer { px in
@@ -575,8 +575,8 @@ public struct CodeClip: Sendable {
         }
     }
 
-    private func boxBlur(_ image: inout GrayImage, radius r: Int) {
-        let w = image.width, h = image.height, s = image.stride, n = 2 * r + 1
+    private func boxBlur(_ image: inout LumaPlane, radius r: Int) {
+        let w = image.width, h = image.height, s = image.width, n = 2 * r + 1
         var tmp = [UInt8](repeating: 0, count: s * h)
         image.pixels.withUnsafeMutableBufferPointer { px in
             tmp.withUnsafeMutableBufferPointer { t in

@@ -14,9 +14,6 @@ public enum CodeGenError: Error, Equatable, Sendable {
     case unsupportedCharacter(String, offset: Int)
     /// A module matrix with impossible dimensions or a module count that does not match them.
     case invalidMatrix(String)
-    /// An image size or stride that is not positive, or a stride smaller than the width, or a
-    /// pixel buffer of the wrong length.
-    case invalidImageSize(width: Int, height: Int, stride: Int)
     /// A placement with a non-finite value, a non-positive module size or bar height.
     case invalidPlacement(String)
     /// A keystone so strong that part of the quiet zone would reach the vanishing line.

@@ -1,7 +1,7 @@
 import ARCore
 import Foundation
 
-/// Draws `CodeMatrix`es into `GrayImage`s with anti-aliasing and reports exact ground truth.
+/// Draws `CodeMatrix`es into `LumaPlane`s with anti-aliasing and reports exact ground truth.
 ///
 /// Each pixel is mapped back into module coordinates (inverse mapping), so rotation and keystone
 /// are exact. Pixels lying wholly inside one module (or wholly in the quiet zone, or wholly
@@ -41,7 +41,7 @@ public struct CodeRenderer: Hashable, Sendable {
     /// returns the symbol's exact outline, as `symbolQuad(of:placement:)`.
     /// Throws `.invalidPlacement` or `.perspectiveTooStrong`, leaving `image` untouched.
     @discardableResult
-    public func render(_ matrix: CodeMatrix, placement: CodePlacement, into image: inout GrayImage) throws -> Quad {
+    public func render(_ matrix: CodeMatrix, placement: CodePlacement, into image: inout LumaPlane) throws -> Quad {
         let proj = try CodeProjection(matrix: matrix, placement: placement)
         let box = proj.quietZoneQuad.boundingBox
         let x0 = max(0, Int(box.minX.rounded(.down))), x1 = min(image.width, Int(box.maxX.rounded(.up)))
@@ -64,7 +64,7 @@ public struct CodeRenderer: Hashable, Sendable {
         // Cells of the pixel corners on the row above (upper) and below (lower) the current pixel row.
         var upperX = [Int](repeating: 0, count: count), upperY = upperX, lowerX = upperX, lowerY = upperX
         for i in 0..<count { (upperX[i], upperY[i]) = proj.cell(Double(x0 + i), Double(y0)) }
-        let stride = image.stride
+        let stride = image.width
         let far = CodeProjection.far
 
         image.pixels.withUnsafeMutableBufferPointer { px in

@@ -2,7 +2,7 @@ import ARCore
 import Foundation
 
 /// An RGBA image, 4 bytes per pixel (alpha 255), rows packed (`width × 4` bytes). Pixel (x, y)
-/// covers [x, x+1) × [y, y+1), as in `GrayImage`.
+/// covers [x, x+1) × [y, y+1), as in `LumaPlane`.
 public struct RGBAImage: Hashable, Sendable {
     public let width: Int
     public let height: Int
@@ -25,14 +25,14 @@ public struct RGBAImage: Hashable, Sendable {
     }
 
     /// BT.601 luma of each pixel.
-    public func luma() -> GrayImage {
+    public func luma() -> LumaPlane {
         var out = [UInt8](repeating: 0, count: width * height)
         for i in 0..<(width * height) {
             let o = 4 * i
             let r: Int = 77 * Int(pixels[o]), g: Int = 150 * Int(pixels[o + 1]), b: Int = 29 * Int(pixels[o + 2])
             out[i] = UInt8((r + g + b + 128) >> 8)
         }
-        return GrayImage(validatedWidth: width, height: height, pixels: out)
+        return LumaPlane(width: width, height: height, pixels: out)
     }
 
     /// Bilinear colour at (x, y) (pixel centres at +0.5, edges clamped).
@@ -154,11 +154,11 @@ public enum PosterScene {
                 x += cos(angle); y += sin(angle)
             }
         }
-        return tinted(GrayImage(validatedWidth: width, height: height, pixels: px))
+        return tinted(LumaPlane(width: width, height: height, pixels: px))
     }
 
     /// A background of `gray` (e.g. `TexturedBackground`), tinted warm (red ≥ green ≥ blue), as RGBA.
-    public static func tinted(_ gray: GrayImage) -> RGBAImage {
+    public static func tinted(_ gray: LumaPlane) -> RGBAImage {
         var img = RGBAImage(width: gray.width, height: gray.height)
         for y in 0..<gray.height {
             for x in 0..<gray.width {

@@ -26,7 +26,7 @@ public struct SyntheticScene: Sendable {
     /// How codes are drawn.
     public let renderer: CodeRenderer
 
-    private let background: GrayImage
+    private let background: LumaPlane
     private let plans: [Motion]
 
     /// Per-code closed-form motion, precomputed.
@@ -64,7 +64,7 @@ public struct SyntheticScene: Sendable {
     }
 
     private init(width: Int, height: Int, codes: [SceneCode], seed: UInt64, noiseAmplitude: Int,
-                 renderer: CodeRenderer, plans: [Motion], background: GrayImage) {
+                 renderer: CodeRenderer, plans: [Motion], background: LumaPlane) {
         self.width = width
         self.height = height
         self.codes = codes
@@ -79,12 +79,12 @@ public struct SyntheticScene: Sendable {
 
     /// The frame at `index` for a clip at `fps` frames per second, i.e. at time index / fps seconds
     /// (a non-positive or non-finite fps renders time 0).
-    public func frame(at index: Int, fps: Double) -> (image: GrayImage, truth: [SceneTruth]) {
+    public func frame(at index: Int, fps: Double) -> (image: LumaPlane, truth: [SceneTruth]) {
         frame(atTime: fps.isFinite && fps > 0 ? Double(index) / fps : 0)
     }
 
     /// The frame at `seconds` since the start of the clip (non-finite is treated as 0).
-    public func frame(atTime seconds: Double) -> (image: GrayImage, truth: [SceneTruth]) {
+    public func frame(atTime seconds: Double) -> (image: LumaPlane, truth: [SceneTruth]) {
         let t = seconds.isFinite ? seconds : 0
         var image = background
         var truth: [SceneTruth] = []
@@ -238,7 +238,7 @@ public struct SyntheticScene: Sendable {
 
     // MARK: Background
 
-    private static func texture(width: Int, height: Int, seed: UInt64, level: UInt8, amplitude: Double) -> GrayImage {
+    private static func texture(width: Int, height: Int, seed: UInt64, level: UInt8, amplitude: Double) -> LumaPlane {
         var rng = SeededRandom(seed: SeededRandom.mix(seed, 0xBAC6_0000))
         // Three gentle plane waves (periods 80...400 px) plus fixed fine grain.
         var waves: [(fx: Double, fy: Double, phase: Double, weight: Double)] = []
@@ -260,6 +260,6 @@ public struct SyntheticScene: Sendable {
                 }
             }
         }
-        return GrayImage(validatedWidth: width, height: height, pixels: pixels)
+        return LumaPlane(width: width, height: height, pixels: pixels)
     }
 }

@@ -1,3 +1,4 @@
+import ARCore
 import Foundation
 
 /// What a `CodeClip` draws its codes over.
@@ -14,7 +15,7 @@ public enum CodeClipBackground: String, CaseIterable, Hashable, Sendable {
 /// bar-like stripes. A pure function of (size, seed); sizes of strokes scale with the image height.
 public enum TexturedBackground {
     /// A `width × height` textured background (1...16384 each).
-    public static func image(width: Int, height: Int, seed: UInt64) -> GrayImage {
+    public static func image(width: Int, height: Int, seed: UInt64) -> LumaPlane {
         var rng = SeededRandom(seed: SeededRandom.mix(seed, 0x7E87_0000))
         var px = [UInt8](repeating: 0, count: width * height)
         let unit = max(1.0, Double(min(width, height)) / 720)
@@ -99,7 +100,7 @@ public enum TexturedBackground {
                 x += bar + gap
             }
         }
-        return GrayImage(validatedWidth: width, height: height, pixels: px)
+        return LumaPlane(width: width, height: height, pixels: px)
     }
 }
 

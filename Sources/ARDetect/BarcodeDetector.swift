@@ -39,7 +39,7 @@ public final class BarcodeDetector {
     /// Reads EAN/UPC codes again alone, without halves kept from earlier scans (of other codes).
     private let isolationScanner: ZBarScanner
     private let locator = CodeLocator()
-    private var work = LumaBuffer(width: 1, height: 1)
+    private var work = LumaPlane(width: 1, height: 1)
     /// One region decoder per pool worker.
     private var decoders: [RegionDecoder] = []
     private var pool = DecodePool(workers: 1)
@@ -132,7 +132,7 @@ public final class BarcodeDetector {
     public static let minimumThickness = 16
 
     /// A stretched copy of a thin frame (`minimumThickness`).
-    private var thin = LumaBuffer(width: 1, height: 1)
+    private var thin = LumaPlane(width: 1, height: 1)
 
     /// `scan` of a frame thinner than `minimumThickness`: zbar over a copy stretched by whole factors
     /// (rows or columns repeated, bilinear), then the extra passes, whatever `locate` says (the
@@ -143,7 +143,7 @@ public final class BarcodeDetector {
         let fx = factor(luma.width), fy = factor(luma.height)
         let toFrame = AffineMap(a: 1 / Double(fx), b: 0, tx: 0, c: 0, d: 1 / Double(fy), ty: 0)
         thin.resample(luma, map: toFrame, width: luma.width * fx, height: luma.height * fy)
-        let codes = thin.withLuma { fullScan($0) }.map { d -> Detection in
+        let codes = thin.withImage { fullScan($0) }.map { d -> Detection in
             var d = d
             d.quad = toFrame.apply(d.quad)
             return d
@@ -407,7 +407,7 @@ public final class BarcodeDetector {
             if options.contrast, work.stretchContrast() { changed = true }
             if attempt.inverted { work.invert() }
             if skipPlain && !changed { continue }
-            let found: [Detection] = work.withLuma { image in
+            let found: [Detection] = work.withImage { image in
                 regionScanner.scan(image).compactMap { symbol in
                     // Region passes see more marginal images: 1D reads must agree on two scan lines.
                     guard symbol.isTwoDimensional || symbol.quality >= 2 else { return nil }
@@ -459,7 +459,7 @@ public final class BarcodeDetector {
         guard x1 - x0 >= 8, y1 - y0 >= 8 else { return [] }
         let map = AffineMap(a: 1, b: 0, tx: Double(x0), c: 0, d: 1, ty: Double(y0))
         work.resample(luma, map: map, width: x1 - x0, height: y1 - y0)
-        return work.withLuma { image in
+        return work.withImage { image in
             isolationScanner.scan(image).filter { Symbology.decodedInHalves($0.type) }
                 .compactMap { $0.detection(in: image, map: map) }
         }

@@ -84,10 +84,10 @@ public struct CodeLocator: Sendable {
         var scale = 1.0
         for _ in 0..<coarseLevels {
             guard let next = level else { break }
-            defer { level = next.withLuma { coarser($0) } }
+            defer { level = next.withImage { coarser($0) } }
             scale *= 2
             let skip = skipping.map { $0.scaled(sx: 1 / scale, sy: 1 / scale) }
-            for var r in next.withLuma({ regionsAtOneScale($0, skipping: skip, forEach: forEach) }) {
+            for var r in next.withImage({ regionsAtOneScale($0, skipping: skip, forEach: forEach) }) {
                 r.quad = r.quad.scaled(sx: scale, sy: scale)
                 r.moduleSize *= scale
                 if !out.contains(where: { $0.quad.contains(r.quad.center) || r.quad.contains($0.quad.center) }) { out.append(r) }
@@ -97,8 +97,8 @@ public struct CodeLocator: Sendable {
     }
 
     /// `image` halved, when the result still holds a few cells each way.
-    private func coarser(_ image: LumaImage) -> LumaBuffer? {
-        image.width / 2 >= 4 * cell && image.height / 2 >= 4 * cell ? LumaBuffer.halved(image) : nil
+    private func coarser(_ image: LumaImage) -> LumaPlane? {
+        image.width / 2 >= 4 * cell && image.height / 2 >= 4 * cell ? LumaPlane.halved(image) : nil
     }
 
     /// Regions by score; ties in scan order.
@@ -661,11 +661,11 @@ private func angleDifference(_ a: Double, _ b: Double) -> Double {
     return d
 }
 
-extension LumaBuffer {
+extension LumaPlane {
     /// `image` at half the size, each pixel the mean of a 2×2 block.
-    static func halved(_ image: LumaImage) -> LumaBuffer {
+    static func halved(_ image: LumaImage) -> LumaPlane {
         let w = image.width / 2, h = image.height / 2
-        var out = LumaBuffer(width: max(1, w), height: max(1, h))
+        var out = LumaPlane(width: max(1, w), height: max(1, h))
         out.pixels.withUnsafeMutableBufferPointer { dst in
             for y in 0..<h {
                 let a = image.base + 2 * y * image.stride, b = a + image.stride

@@ -21,8 +21,8 @@ final class RegionDecoder {
     /// 2D decoders only, for regions where a 2D code is expected (1D decoders there cost a third of
     /// the scan and read nothing a QR track needs).
     private let expectedMatrixScanner: ZBarScanner
-    private var work = LumaBuffer(width: 1, height: 1)
-    private var pass = LumaBuffer(width: 1, height: 1)
+    private var work = LumaPlane(width: 1, height: 1)
+    private var pass = LumaPlane(width: 1, height: 1)
     /// One strip row's sums, reused.
     private var sums: [Double] = []
 
@@ -70,7 +70,7 @@ final class RegionDecoder {
                 if v.sharpen { pass.sharpenRows(radius: max(1, sharpenRadius(scale))) }
                 if v.binarize { pass.binarizeRows() }
                 if v.invert { pass.invert() }
-                let found = pass.withLuma { read($0, scale) }
+                let found = pass.withImage { read($0, scale) }
                 if Self.strength(found) > Self.strength(best) { best = found }
                 if Self.strength(best) >= 2 { return best }
             }
@@ -128,7 +128,7 @@ final class RegionDecoder {
 
     /// `region`'s strip at `scale` (pass pixels per frame pixel) as the first pass sees it, with
     /// its placement; nil for a region too small.
-    func renderedStrip(_ region: LocatedRegion, in luma: LumaImage, scale: Double) -> (image: LumaBuffer, placement: StripPlacement)? {
+    func renderedStrip(_ region: LocatedRegion, in luma: LumaImage, scale: Double) -> (image: LumaPlane, placement: StripPlacement)? {
         guard let p = Self.placement(region, in: luma) else { return nil }
         strip(luma, p, width: p.width(scale))
         return (work, p)
@@ -136,7 +136,7 @@ final class RegionDecoder {
 
     /// The 1D passes (as is, sharpened, inverted, binarized) on a given strip of `region` placed at
     /// `placement` (e.g. several frames' strips fused), corners in `luma`'s pixels.
-    func decode(strip: LumaBuffer, placement: StripPlacement, region: LocatedRegion, in luma: LumaImage,
+    func decode(strip: LumaPlane, placement: StripPlacement, region: LocatedRegion, in luma: LumaImage,
                 options: DetectorOptions) -> [Detection] {
         let scale = Double(strip.width) / placement.length
         return firstConfirmed(scales: [scale], options: options, binarize: true,
@@ -291,7 +291,7 @@ extension Symbology {
     var isTwoDimensional: Bool { type == ZBAR_QRCODE || type == ZBAR_SQCODE }
 }
 
-extension LumaBuffer {
+extension LumaPlane {
     /// Each row black (0) or white (255) at its own Otsu threshold: bars blurred so much that
     /// narrow ones never get dark (zbar's edge detector misses them) still fall below it once
     /// sharpened.

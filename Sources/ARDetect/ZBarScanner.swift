@@ -121,13 +121,13 @@ final class ZBarScanner {
     }
 
     /// Rows packed for zbar when the image's padding may not be read.
-    private var packed = LumaBuffer(width: 1, height: 1)
+    private var packed = LumaPlane(width: 1, height: 1)
 
     /// Every symbol zbar finds in `luma`.
     func scan(_ luma: LumaImage) -> [ScannedSymbol] {
         if luma.stride != luma.width && !luma.fullStrides {
             packed.copy(luma, x: 0, y: 0, width: luma.width, height: luma.height)
-            return packed.withLuma { scanInPlace($0) }
+            return packed.withImage { scanInPlace($0) }
         }
         return scanInPlace(luma)
     }

@@ -44,7 +44,7 @@ public struct LumaPyramid: Sendable {
                 }
             }
         }
-        var levels = [LumaPlane(width: width, height: height, pixels: px0)!]
+        var levels = [LumaPlane(width: width, height: height, pixels: px0)]
         levels.reserveCapacity(Self.clamped(levelCount))
         while levels.count < Self.clamped(levelCount) {
             let last = levels[levels.count - 1]
@@ -54,7 +54,7 @@ public struct LumaPyramid: Sendable {
             last.pixels.withUnsafeBufferPointer { src in
                 px.withUnsafeMutableBufferPointer { dst in LumaPlane.halve(src, width: last.width, into: dst, w, h) }
             }
-            levels.append(LumaPlane(width: w, height: h, pixels: px)!)
+            levels.append(LumaPlane(width: w, height: h, pixels: px))
         }
         self.levels = levels
     }
@@ -74,7 +74,7 @@ extension LumaPlane {
         pixels.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in Self.halve(src, width: width, into: dst, w, h) }
         }
-        return LumaPlane(width: w, height: h, pixels: out)!
+        return LumaPlane(width: w, height: h, pixels: out)
     }
 
     /// Writes the `w` × `h` half-size reduction of `src` (rows `width` bytes) into `dst`.

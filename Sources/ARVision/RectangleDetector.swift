@@ -560,7 +560,7 @@ public struct RectangleDetector: Sendable {
             for i in 0..<n {
                 let p = quad.anchorPoint(u: 0.1 + 0.8 * (Double(i) + 0.5) / Double(n), v: 0.1 + 0.8 * (Double(j) + 0.5) / Double(n))
                 let x = min(plane.width - 1, max(0, Int(p.x))), y = min(plane.height - 1, max(0, Int(p.y)))
-                values.append(Double(plane[x: x, y: y]))
+                values.append(Double(plane[x, y]))
             }
         }
         let mean = values.reduce(0, +) / Double(values.count)

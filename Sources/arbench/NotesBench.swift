@@ -56,7 +56,7 @@ enum NotesBench {
                 }
                 let now = UInt64(i) * 33_333_333
                 let t0 = DispatchTime.now().uptimeNanoseconds
-                let pyramid = LumaPyramid(LumaPlane(width: size.0, height: size.1, pixels: px)!, levelCount: 4)
+                let pyramid = LumaPyramid(LumaPlane(width: size.0, height: size.1, pixels: px), levelCount: 4)
                 if i == 0 {
                     for (k, p) in points.enumerated() { notes.add(id: UInt64(k + 1), at: Point(x: p.x - ox, y: p.y - oy), text: "", now: now, in: pyramid) }
                 } else {

@@ -41,7 +41,7 @@ enum RectBench {
                 let luma = composed.luma()
                 let t = UInt64(i) * frameNs
                 let t0 = DispatchTime.now().uptimeNanoseconds
-                let pyramid = LumaPyramid(LumaPlane(width: luma.width, height: luma.height, pixels: luma.pixels)!, levelCount: 4)
+                let pyramid = LumaPyramid(LumaPlane(width: luma.width, height: luma.height, pixels: luma.pixels), levelCount: 4)
                 if let previous { tracker.advance(from: previous, to: pyramid, timestampNanoseconds: t) }
                 var detections: [RectangleCandidate] = []
                 var searched = 0.0

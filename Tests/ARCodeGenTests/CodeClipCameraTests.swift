@@ -11,7 +11,7 @@ final class CodeClipCameraTests: XCTestCase {
     }
 
     /// Centroid of the dark modules (pixels below 60: only code modules are that dark here), weighted by darkness.
-    private func darkCentroid(_ image: GrayImage) -> Point {
+    private func darkCentroid(_ image: LumaPlane) -> Point {
         var sx = 0.0, sy = 0.0, sw = 0.0
         for y in 0..<image.height {
             for x in 0..<image.width where image[x, y] < 60 {
@@ -23,7 +23,7 @@ final class CodeClipCameraTests: XCTestCase {
     }
 
     /// Sum of squared differences between horizontal and vertical neighbours: edge energy.
-    private func edgeEnergy(_ image: GrayImage) -> Double {
+    private func edgeEnergy(_ image: LumaPlane) -> Double {
         var e = 0.0
         for y in 0..<(image.height - 1) {
             for x in 0..<(image.width - 1) {

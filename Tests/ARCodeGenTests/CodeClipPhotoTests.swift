@@ -9,7 +9,7 @@ final class CodeClipPhotoTests: XCTestCase {
 
     /// A "photo" of a QR code holding `text` on a light card.
     private func qrPhoto(_ text: String) throws -> ClipPhoto {
-        var image = try GrayImage(width: 120, height: 90, fill: 200)
+        var image = try LumaPlane(validatingWidth: 120, height: 90, fill: 200)
         try CodeRenderer().render(try CodeMatrix.qr(text: text), placement: CodePlacement(center: Point(x: 60, y: 45), moduleSize: 3),
                                   into: &image)
         return ClipPhoto(image: image, payload: Array(text.utf8), symbology: "QR-Code", name: "qr.png")
@@ -17,7 +17,7 @@ final class CodeClipPhotoTests: XCTestCase {
 
     /// A photo without a code: dark stripes.
     private func distractor() throws -> ClipPhoto {
-        var image = try GrayImage(width: 100, height: 100, fill: 230)
+        var image = try LumaPlane(validatingWidth: 100, height: 100, fill: 230)
         for y in 0..<100 { for x in 0..<100 where (x / 7) % 2 == 0 { image[x, y] = 30 } }
         return ClipPhoto(image: image, payload: nil, name: "stripes.png")
     }
@@ -62,8 +62,8 @@ final class CodeClipPhotoTests: XCTestCase {
     }
 
     func testCardDrawsThePhotoInsideItsQuad() throws {
-        var image = try GrayImage(width: 200, height: 200, fill: 128)
-        let photo = try GrayImage(width: 40, height: 20, fill: 10)
+        var image = try LumaPlane(validatingWidth: 200, height: 200, fill: 128)
+        let photo = try LumaPlane(validatingWidth: 40, height: 20, fill: 10)
         let quad = CardRenderer.render(photo, center: Point(x: 100, y: 100), scale: 2, rotationDegrees: 0, into: &image)
         XCTAssertEqual(quad.topLeft, Point(x: 60, y: 80))
         XCTAssertEqual(quad.bottomRight, Point(x: 140, y: 120))

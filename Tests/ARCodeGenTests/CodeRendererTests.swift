@@ -14,7 +14,7 @@ final class CodeRendererTests: XCTestCase {
     }
 
     func testAxisAlignedQRReturnsExactQuadAndPaintsModules() throws {
-        var image = try GrayImage(width: 200, height: 200, fill: 128)
+        var image = try LumaPlane(validatingWidth: 200, height: 200, fill: 128)
         let placement = CodePlacement(center: Point(x: 100, y: 100), moduleSize: 4)
         let quad = try CodeRenderer().render(hello, placement: placement, into: &image)
         // 21 modules × 4 px = 84 px, centred on 100.
@@ -35,7 +35,7 @@ final class CodeRendererTests: XCTestCase {
     }
 
     func testRotating90DegreesPutsTheCodesTopLeftAtTheScreensTopRight() throws {
-        var image = try GrayImage(width: 200, height: 200, fill: 128)
+        var image = try LumaPlane(validatingWidth: 200, height: 200, fill: 128)
         let placement = CodePlacement(center: Point(x: 100, y: 100), moduleSize: 4, rotationDegrees: 90)
         let quad = try CodeRenderer().render(hello, placement: placement, into: &image)
         assertQuad(quad, [(142, 58), (142, 142), (58, 142), (58, 58)])
@@ -51,7 +51,7 @@ final class CodeRendererTests: XCTestCase {
     }
 
     func testRendering90DegreesEqualsTheUprightRenderingRotated() throws {
-        var upright = try GrayImage(width: 200, height: 200, fill: 128)
+        var upright = try LumaPlane(validatingWidth: 200, height: 200, fill: 128)
         var rotated = upright
         try CodeRenderer().render(hello, placement: CodePlacement(center: Point(x: 100, y: 100), moduleSize: 3.3),
                                   into: &upright)
@@ -64,7 +64,7 @@ final class CodeRendererTests: XCTestCase {
     }
 
     func testEdgesAreAntiAliased() throws {
-        var image = try GrayImage(width: 200, height: 200, fill: 128)
+        var image = try LumaPlane(validatingWidth: 200, height: 200, fill: 128)
         // Module edges at half pixels: x = 100 − 10.5 × 3 = 68.5.
         try CodeRenderer().render(hello, placement: CodePlacement(center: Point(x: 100, y: 100), moduleSize: 3),
                                   into: &image)
@@ -73,7 +73,7 @@ final class CodeRendererTests: XCTestCase {
     }
 
     func testLinearCodeQuadSpansFirstToLastBarTimesBarHeight() throws {
-        var image = try GrayImage(width: 300, height: 120, fill: 128)
+        var image = try LumaPlane(validatingWidth: 300, height: 120, fill: 128)
         let ean = try CodeMatrix.ean13("4006381333931")
         let quad = try CodeRenderer().render(ean, placement: CodePlacement(center: Point(x: 150, y: 60), moduleSize: 2,
                                                                            barHeight: 50), into: &image)
@@ -84,7 +84,7 @@ final class CodeRendererTests: XCTestCase {
     }
 
     func testRenderingOnlyTouchesPixelsInsideTheQuietZoneBoundingBox() throws {
-        var image = try GrayImage(width: 300, height: 300, fill: 77)
+        var image = try LumaPlane(validatingWidth: 300, height: 300, fill: 77)
         let placement = CodePlacement(center: Point(x: 150, y: 150), moduleSize: 3, rotationDegrees: 30, perspective: 0.2)
         try CodeRenderer().render(hello, placement: placement, into: &image)
         let box = try CodeRenderer.quietZoneQuad(of: hello, placement: placement).boundingBox
@@ -108,7 +108,7 @@ final class CodeRendererTests: XCTestCase {
     }
 
     func testRotatedKeystonedModulesLandWhereTheProjectiveMapPutsThem() throws {
-        var image = try GrayImage(width: 400, height: 400, fill: 128)
+        var image = try LumaPlane(validatingWidth: 400, height: 400, fill: 128)
         let (ms, deg, p) = (8.0, 30.0, 0.2)
         let placement = CodePlacement(center: Point(x: 200, y: 200), moduleSize: ms, rotationDegrees: deg, perspective: p)
         let quad = try CodeRenderer().render(hello, placement: placement, into: &image)
@@ -130,7 +130,7 @@ final class CodeRendererTests: XCTestCase {
     }
 
     func testBadPlacementsThrowAndLeaveTheImageUntouched() throws {
-        var image = try GrayImage(width: 50, height: 50, fill: 9)
+        var image = try LumaPlane(validatingWidth: 50, height: 50, fill: 9)
         let before = image
         let r = CodeRenderer()
         XCTAssertThrowsError(try r.render(hello, placement: CodePlacement(center: Point(x: 25, y: 25), moduleSize: 0), into: &image))
@@ -143,7 +143,7 @@ final class CodeRendererTests: XCTestCase {
     }
 
     func testCodesPartlyOutsideTheImageAreClipped() throws {
-        var image = try GrayImage(width: 80, height: 80, fill: 128)
+        var image = try LumaPlane(validatingWidth: 80, height: 80, fill: 128)
         let quad = try CodeRenderer().render(hello, placement: CodePlacement(center: Point(x: 0, y: 0), moduleSize: 4), into: &image)
         XCTAssertEqual(quad.topLeft, Point(x: -42, y: -42))
         XCTAssertEqual(quad.bottomRight, Point(x: 42, y: 42))

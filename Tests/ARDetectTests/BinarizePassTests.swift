@@ -29,7 +29,7 @@ final class BinarizePassTests: XCTestCase {
     }
 
     func testEachRowIsSplitAtItsOwnThreshold() {
-        var b = LumaBuffer(width: 6, height: 2)
+        var b = LumaPlane(width: 6, height: 2)
         b.pixels = [150, 160, 230, 240, 150, 235,   // a faint row: split between 160 and 230
                     10, 20, 100, 110, 15, 105]      // a dark one: between 20 and 100
         b.binarizeRows()

@@ -7,7 +7,7 @@ final class CodeLocatorTests: XCTestCase {
     private func regions(_ scene: DetectScene) -> [LocatedRegion] {
         scene.image.pixels.withUnsafeBytes {
             CodeLocator().regions(in: LumaImage(base: $0.baseAddress!, width: scene.image.width, height: scene.image.height,
-                                                stride: scene.image.stride))
+                                                stride: scene.image.width))
         }
     }
 
@@ -71,7 +71,7 @@ final class CodeLocatorTests: XCTestCase {
         try scene.add(damaged, x: 200, y: 150, module: 2, rotation: 20, barHeight: 60)
         let result = scene.image.pixels.withUnsafeBytes {
             try! BarcodeDetector(options: DetectorOptions(locate: .regions)).scan(
-                LumaImage(base: $0.baseAddress!, width: scene.image.width, height: scene.image.height, stride: scene.image.stride))
+                LumaImage(base: $0.baseAddress!, width: scene.image.width, height: scene.image.height, stride: scene.image.width))
         }
         XCTAssertEqual(result.codes.map(\.text), [])
         XCTAssertEqual(result.located.map(\.kind), [.linear])
@@ -168,7 +168,7 @@ final class CodeLocatorTests: XCTestCase {
         let expected = try XCTUnwrap(truth.first { $0.payload == Array("8357102339555".utf8) })
         let found = image.pixels.withUnsafeBytes {
             try! BarcodeDetector(options: DetectorOptions(locate: .regions)).detect(
-                LumaImage(base: $0.baseAddress!, width: image.width, height: image.height, stride: image.stride))
+                LumaImage(base: $0.baseAddress!, width: image.width, height: image.height, stride: image.width))
         }
         let code = try XCTUnwrap(found.first { $0.text == "8357102339555" })
         let turn = abs((code.quad.rotationDegrees - expected.quad.rotationDegrees).remainder(dividingBy: 180))

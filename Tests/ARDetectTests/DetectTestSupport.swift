@@ -5,11 +5,11 @@ import XCTest
 
 /// A grey frame with codes drawn at exactly known places.
 struct DetectScene {
-    var image: GrayImage
+    var image: LumaPlane
     var truth: [Quad] = []
 
     init(width: Int, height: Int, background: UInt8 = 200) throws {
-        image = try GrayImage(width: width, height: height, fill: background)
+        image = try LumaPlane(validatingWidth: width, height: height, fill: background)
     }
 
     mutating func add(_ matrix: CodeMatrix, x: Double, y: Double, module: Double, rotation: Double = 0, barHeight: Double = 50,
@@ -21,13 +21,13 @@ struct DetectScene {
 
     func detect(_ detector: BarcodeDetector) -> [Detection] {
         image.pixels.withUnsafeBytes {
-            detector.detect(LumaImage(base: $0.baseAddress!, width: image.width, height: image.height, stride: image.stride))
+            detector.detect(LumaImage(base: $0.baseAddress!, width: image.width, height: image.height, stride: image.width))
         }
     }
 
     func detect(_ detector: BarcodeDetector, in regions: [Quad]) -> [Detection] {
         image.pixels.withUnsafeBytes {
-            detector.detect(LumaImage(base: $0.baseAddress!, width: image.width, height: image.height, stride: image.stride),
+            detector.detect(LumaImage(base: $0.baseAddress!, width: image.width, height: image.height, stride: image.width),
                             in: regions)
         }
     }

@@ -19,7 +19,7 @@ final class DetectorPassTests: XCTestCase {
         let detector = try BarcodeDetector(symbologies: Symbology.parseList("all,isbn10,isbn13,ean2,ean5"))
         var rng = SeededRandom(seed: 42)
         for seed in 0..<4 {
-            var image = try GrayImage(width: 320, height: 240, fill: 128)
+            var image = try LumaPlane(validatingWidth: 320, height: 240, fill: 128)
             for i in image.pixels.indices {
                 // Coarse blocks of noise (code-sized texture) and fine grain.
                 let x = i % 320, y = i / 320
@@ -64,7 +64,7 @@ final class DetectorPassTests: XCTestCase {
 }
 
 extension DetectScene {
-    init(image: GrayImage) {
+    init(image: LumaPlane) {
         self.image = image
     }
 }

@@ -19,7 +19,7 @@ final class JoinedReadingTests: XCTestCase {
         let scanner = try ZBarScanner(symbologies: try Symbology.parseList("ean13"))
         let raw = scene.image.pixels.withUnsafeBytes { bytes in
             scanner.scan(LumaImage(base: bytes.baseAddress!, width: scene.image.width, height: scene.image.height,
-                                   stride: scene.image.stride)).map { String(decoding: $0.payload, as: UTF8.self) }
+                                   stride: scene.image.width)).map { String(decoding: $0.payload, as: UTF8.self) }
         }
         XCTAssertEqual(Set(raw), ["9098691533250", "3366222781552", "3366222533250"])
         for options in [DetectorOptions.zbarOnly, DetectorOptions()] {

@@ -17,7 +17,7 @@ final class ScannerRecycleTests: XCTestCase {
     private func scan(_ scanner: ZBarScanner, _ scene: DetectScene) -> [String] {
         scene.image.pixels.withUnsafeBytes { raw in
             let luma = LumaImage(base: raw.baseAddress!, width: scene.image.width, height: scene.image.height,
-                                 stride: scene.image.stride)
+                                 stride: scene.image.width)
             return scanner.scan(luma).map { "\($0.type.rawValue) \($0.payload) \($0.points) \($0.quality)" }.sorted()
         }
     }

@@ -105,7 +105,7 @@ final class CodeSrcTests: XCTestCase {
     // MARK: Photo cards
 
     /// Writes `image` as a PNG file (PGM through GStreamer's pnmdec and pngenc).
-    private func writePNG(_ image: GrayImage, to path: String) throws {
+    private func writePNG(_ image: LumaPlane, to path: String) throws {
         let pgm = path + ".pgm"
         try Data(image.pgmFile()).write(to: URL(fileURLWithPath: pgm))
         XCTAssertNil(runPipeline("filesrc location=\(pgm) ! pnmdec ! videoconvert ! pngenc ! filesink location=\(path)"))
@@ -120,18 +120,18 @@ final class CodeSrcTests: XCTestCase {
             try FileManager.default.createDirectory(atPath: root + "/" + folder, withIntermediateDirectories: true)
         }
         for (name, text) in [("a", "HELLO\r\nPHOTO"), ("b", "BINARY ONE")] {
-            var image = try GrayImage(width: 90, height: 90, fill: 230)
+            var image = try LumaPlane(validatingWidth: 90, height: 90, fill: 230)
             try CodeRenderer().render(try CodeMatrix.qr(text: text), placement: CodePlacement(center: Point(x: 45, y: 45), moduleSize: 3),
                                       into: &image)
             try writePNG(image, to: "\(root)/qrcode-1/\(name).png")
         }
         try Data("HELLO\r\nPHOTO".utf8).write(to: URL(fileURLWithPath: "\(root)/qrcode-1/a.txt"))
         try Data("BINARY ONE".utf8).write(to: URL(fileURLWithPath: "\(root)/qrcode-1/b.bin"))
-        var stripes = try GrayImage(width: 80, height: 60, fill: 220)
+        var stripes = try LumaPlane(validatingWidth: 80, height: 60, fill: 220)
         for y in 0..<60 { for x in 0..<80 where (x / 5) % 2 == 0 { stripes[x, y] = 25 } }
         try writePNG(stripes, to: "\(root)/falsepositives-1/c.png")
         try Data("NOT A CODE".utf8).write(to: URL(fileURLWithPath: "\(root)/falsepositives-1/c.txt"))
-        try writePNG(try GrayImage(width: 50, height: 70, fill: 90), to: "\(root)/misc/d.png")
+        try writePNG(try LumaPlane(validatingWidth: 50, height: 70, fill: 90), to: "\(root)/misc/d.png")
         return root
     }
 

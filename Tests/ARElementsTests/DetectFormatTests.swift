@@ -15,7 +15,7 @@ struct DetectLayout {
 
     /// `image` in `format`: luma from the grey, chroma neutral, RGB grey, alpha opaque; each row
     /// padded by `padding` bytes of 0 (black), which a reader must not take for pixels.
-    init(_ image: GrayImage, format: String, padding: Int = 7) {
+    init(_ image: LumaPlane, format: String, padding: Int = 7) {
         self.format = format
         let w = image.width, h = image.height, cw = (w + 1) / 2, ch = (h + 1) / 2
         func plane(rowBytes: Int, rows: Int, _ value: (Int, Int) -> UInt8) {

@@ -25,11 +25,11 @@ enum TestGst {
 
 /// A frame with codes drawn at exactly known positions.
 struct TestFrame {
-    var image: GrayImage
+    var image: LumaPlane
     var truth: [(text: String, quad: Quad)] = []
 
     init(width: Int, height: Int, background: UInt8 = 200) {
-        image = try! GrayImage(width: width, height: height, fill: background)
+        image = try! LumaPlane(validatingWidth: width, height: height, fill: background)
     }
 
     /// Draws a QR code with `text`, centred at (x, y), `module` pixels per module, rotated clockwise.

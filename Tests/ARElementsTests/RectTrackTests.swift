@@ -76,13 +76,13 @@ final class RectTrackTests: XCTestCase {
 
     /// A plain wall, a textured background (shelves, print, stripes) and a barcode alone give no rectangles.
     func testWallsTextureAndABarcodeAreNotRectangles() throws {
-        var plain = try GrayImage(width: 320, height: 240, fill: 0)
+        var plain = try LumaPlane(validatingWidth: 320, height: 240, fill: 0)
         for y in 0..<240 { for x in 0..<320 { plain.pixels[y * 320 + x] = UInt8(140 + (x + y) / 40 + (x * 7 + y * 13) % 5) } }
         var code = TexturedBackground.image(width: 320, height: 240, seed: 5)
         _ = try CodeRenderer().render(try CodeMatrix.qr(text: "NOT A POSTER"),
                                       placement: CodePlacement(center: Point(x: 160, y: 120), moduleSize: 5, rotationDegrees: 8),
                                       into: &code)
-        let scenes: [(String, GrayImage)] = [("plain wall", plain), ("textured", TexturedBackground.image(width: 320, height: 240, seed: 2)),
+        let scenes: [(String, LumaPlane)] = [("plain wall", plain), ("textured", TexturedBackground.image(width: 320, height: 240, seed: 2)),
                                              ("barcode", code)]
         for (name, image) in scenes {
             let harness = Harness("arrecttrack search-rate=30", caps: PosterClip.caps)
@@ -119,7 +119,7 @@ final class RectTrackTests: XCTestCase {
             let quad = PosterScene.quad(time: Double(i) / 45, frameWidth: PosterClip.width, frameHeight: PosterClip.height,
                                         posterWidth: 120, posterHeight: 90)
             let luma = PosterScene.compose(PosterClip.picture, onto: PosterClip.wall, at: quad).luma()
-            return (LumaPyramid(LumaPlane(width: luma.width, height: luma.height, pixels: luma.pixels)!, levelCount: 4), quad)
+            return (LumaPyramid(LumaPlane(width: luma.width, height: luma.height, pixels: luma.pixels), levelCount: 4), quad)
         }
         let (searched, then) = pyramid(0), (landed, now) = pyramid(6)
         XCTAssertGreaterThan(then.maxCornerDistance(to: now), 8, "the poster moved in between")

@@ -12,7 +12,7 @@ final class TrackDecodeWorkerTests: XCTestCase {
     private func job(frame: UInt64, text: String) throws -> TrackDecodeWorker.Job {
         var f = TestFrame(width: 200, height: 200)
         f.addQR(text, x: 100, y: 100, module: 4)
-        let plane = try XCTUnwrap(LumaPlane(width: f.width, height: f.height, pixels: f.image.pixels))
+        let plane = LumaPlane(width: f.width, height: f.height, pixels: f.image.pixels)
         return TrackDecodeWorker.Job(plane: plane, frame: frame, regions: nil, options: DetectorOptions())
     }
 

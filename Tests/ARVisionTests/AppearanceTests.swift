@@ -5,11 +5,11 @@ import XCTest
 
 final class AppearanceTests: XCTestCase {
     /// A textured scene with a QR code at `placement`, as a pyramid, and the code's quad.
-    private func scene(_ placement: CodePlacement, cover: ((inout GrayImage, Quad) -> Void)? = nil) throws -> (LumaPyramid, Quad) {
+    private func scene(_ placement: CodePlacement, cover: ((inout LumaPlane, Quad) -> Void)? = nil) throws -> (LumaPyramid, Quad) {
         var image = try SyntheticScene(width: 320, height: 240, codes: [], seed: 4).frame(atTime: 0).image
         let quad = try CodeRenderer().render(try CodeMatrix.qr(text: "LOOK"), placement: placement, into: &image)
         cover?(&image, quad)
-        return (LumaPyramid(try XCTUnwrap(LumaPlane(width: 320, height: 240, pixels: image.pixels)), levelCount: 4), quad)
+        return (LumaPyramid(LumaPlane(width: 320, height: 240, pixels: image.pixels), levelCount: 4), quad)
     }
 
     private let here = CodePlacement(center: Point(x: 150, y: 120), moduleSize: 3, rotationDegrees: 10)
@@ -25,7 +25,7 @@ final class AppearanceTests: XCTestCase {
         for y in 0..<240 { for x in 2..<(w - 2) {
             blurred[y * w + x] = UInt8((x - 2...x + 2).map { Int(b.levels[0].pixels[y * w + $0]) }.reduce(0, +) / 5)
         } }
-        let pb = LumaPyramid(try XCTUnwrap(LumaPlane(width: w, height: 240, pixels: blurred)), levelCount: 4)
+        let pb = LumaPyramid(LumaPlane(width: w, height: 240, pixels: blurred), levelCount: 4)
         XCTAssertTrue(try XCTUnwrap(Appearance(pb, quad: qb)).matches(look))
     }
 

@@ -8,7 +8,7 @@ final class LinearOutlineTests: XCTestCase {
     private func frame(_ matrix: CodeMatrix, _ placement: CodePlacement) throws -> (LumaPlane, Quad) {
         var image = try SyntheticScene(width: 400, height: 300, codes: [], seed: 5).frame(atTime: 0).image
         let quad = try CodeRenderer().render(matrix, placement: placement, into: &image)
-        return (try XCTUnwrap(LumaPlane(width: 400, height: 300, pixels: image.pixels)), quad)
+        return (LumaPlane(width: 400, height: 300, pixels: image.pixels), quad)
     }
 
     /// The rectangle a detector reports from a few scan lines: right axis and length, a third of
@@ -39,7 +39,7 @@ final class LinearOutlineTests: XCTestCase {
 
     func testNoCodeGivesNoFit() throws {
         let blank = try SyntheticScene(width: 400, height: 300, codes: [], seed: 5).frame(atTime: 0).image
-        let plane = try XCTUnwrap(LumaPlane(width: 400, height: 300, pixels: blank.pixels))
+        let plane = LumaPlane(width: 400, height: 300, pixels: blank.pixels)
         let q = Quad(Rect(x: 100, y: 120, width: 180, height: 20))
         XCTAssertNil(LinearOutlineRefiner().refine(q, in: plane))
     }

@@ -8,7 +8,7 @@ final class MotionTests: XCTestCase {
     private func frame(_ placement: CodePlacement) throws -> (LumaPyramid, Quad) {
         var image = try SyntheticScene(width: 320, height: 240, codes: [], seed: 4).frame(atTime: 0).image
         let quad = try CodeRenderer().render(try CodeMatrix.qr(text: "MOTION"), placement: placement, into: &image)
-        let plane = try XCTUnwrap(LumaPlane(width: 320, height: 240, pixels: image.pixels))
+        let plane = LumaPlane(width: 320, height: 240, pixels: image.pixels)
         return (LumaPyramid(plane, levelCount: 4), quad)
     }
 
@@ -23,9 +23,9 @@ final class MotionTests: XCTestCase {
     func testACode128MovingAlongItsBarsIsMeasured() throws {
         // Points on straight bars see no motion along them; the bar ends along the top and bottom edges do.
         func code128(_ placement: CodePlacement) throws -> (LumaPyramid, Quad) {
-            var image = try GrayImage(width: 320, height: 240, fill: 200)
+            var image = try LumaPlane(validatingWidth: 320, height: 240, fill: 200)
             let quad = try CodeRenderer().render(try CodeMatrix.code128("ALONG-128"), placement: placement, into: &image)
-            return (LumaPyramid(try XCTUnwrap(LumaPlane(width: 320, height: 240, pixels: image.pixels)), levelCount: 4), quad)
+            return (LumaPyramid(LumaPlane(width: 320, height: 240, pixels: image.pixels), levelCount: 4), quad)
         }
         let (a, qa) = try code128(CodePlacement(center: Point(x: 160, y: 110), moduleSize: 1.5, rotationDegrees: 5, barHeight: 50))
         let (b, qb) = try code128(CodePlacement(center: Point(x: 160.3, y: 113.5), moduleSize: 1.5, rotationDegrees: 5, barHeight: 50))
@@ -44,7 +44,7 @@ final class MotionTests: XCTestCase {
     func testACodeThatVanishedGivesNoMotion() throws {
         let (a, qa) = try frame(CodePlacement(center: Point(x: 150, y: 120), moduleSize: 3))
         let blank = try SyntheticScene(width: 320, height: 240, codes: [], seed: 4).frame(atTime: 0).image
-        let b = LumaPyramid(try XCTUnwrap(LumaPlane(width: 320, height: 240, pixels: blank.pixels)), levelCount: 4)
+        let b = LumaPyramid(LumaPlane(width: 320, height: 240, pixels: blank.pixels), levelCount: 4)
         XCTAssertNil(QuadMotionEstimator().estimate(qa, from: a, to: b))
     }
 
@@ -60,7 +60,7 @@ final class MotionTests: XCTestCase {
     }
 
     func testHalvingAveragesTwoByTwoBlocks() throws {
-        let plane = try XCTUnwrap(LumaPlane(width: 4, height: 2, pixels: [0, 4, 8, 8, 4, 0, 8, 8]))
+        let plane = LumaPlane(width: 4, height: 2, pixels: [0, 4, 8, 8, 4, 0, 8, 8])
         XCTAssertEqual(plane.halved().pixels, [2, 8])
     }
 
@@ -71,7 +71,7 @@ final class MotionTests: XCTestCase {
         let rows: [UInt8] = (0..<(stride * h)).map { _ in state = state &* 1_664_525 &+ 1_013_904_223; return UInt8(state >> 24) }
         let plane = rows.withUnsafeBytes { LumaPlane(copying: $0.baseAddress!, width: w, height: h, stride: stride) }
         let fresh = LumaPyramid(plane, levelCount: 4)
-        var spare: LumaPyramid? = LumaPyramid(try XCTUnwrap(LumaPlane(width: w, height: h, pixels: .init(repeating: 7, count: w * h))), levelCount: 4)
+        var spare: LumaPyramid? = LumaPyramid(LumaPlane(width: w, height: h, pixels: .init(repeating: 7, count: w * h)), levelCount: 4)
         let reused = rows.withUnsafeBytes {
             LumaPyramid(copying: $0.baseAddress!, width: w, height: h, stride: stride, levelCount: 4, reusing: &spare)
         }
@@ -85,8 +85,8 @@ final class MotionTests: XCTestCase {
         let l1 = fresh.levels[1]
         for y in 0..<l1.height {
             for x in 0..<l1.width {
-                let s = [plane[x: 2 * x, y: 2 * y], plane[x: 2 * x + 1, y: 2 * y], plane[x: 2 * x, y: 2 * y + 1], plane[x: 2 * x + 1, y: 2 * y + 1]].reduce(0) { $0 + Int($1) }
-                XCTAssertEqual(Int(l1[x: x, y: y]), (s + 2) / 4)
+                let s = [plane[2 * x, 2 * y], plane[2 * x + 1, 2 * y], plane[2 * x, 2 * y + 1], plane[2 * x + 1, 2 * y + 1]].reduce(0) { $0 + Int($1) }
+                XCTAssertEqual(Int(l1[x, y]), (s + 2) / 4)
             }
         }
     }

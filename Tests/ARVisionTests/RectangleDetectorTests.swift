@@ -14,10 +14,10 @@ enum PosterFixture {
         let quad = PosterScene.quad(time: time, frameWidth: width, frameHeight: height, posterWidth: 120, posterHeight: 90,
                                     maxTiltDegrees: tilt)
         let image = PosterScene.compose(picture, onto: wall, at: quad).luma()
-        return (LumaPlane(width: width, height: height, pixels: image.pixels)!, quad)
+        return (LumaPlane(width: width, height: height, pixels: image.pixels), quad)
     }
 
-    static func plane(_ gray: GrayImage) -> LumaPlane { LumaPlane(width: gray.width, height: gray.height, pixels: gray.pixels)! }
+    static func plane(_ gray: LumaPlane) -> LumaPlane { LumaPlane(width: gray.width, height: gray.height, pixels: gray.pixels) }
 }
 
 final class RectangleDetectorTests: XCTestCase {
@@ -39,7 +39,7 @@ final class RectangleDetectorTests: XCTestCase {
     }
 
     func testAPlainWallHasNoRectangles() {
-        var wall = try! GrayImage(width: 320, height: 240, fill: 0)
+        var wall = try! LumaPlane(validatingWidth: 320, height: 240, fill: 0)
         for y in 0..<240 { for x in 0..<320 { wall.pixels[y * 320 + x] = UInt8(140 + (x + y) / 40 + (x * 7 + y * 13) % 5) } }
         XCTAssertEqual(RectangleDetector().detect(PosterFixture.plane(wall)), [])
     }

@@ -19,7 +19,7 @@ final class SceneNotesTests: XCTestCase {
     private func frame(_ ox: Int, _ oy: Int) -> LumaPyramid {
         var px = [UInt8](repeating: 0, count: 320 * 240)
         for y in 0..<240 { for x in 0..<320 { px[y * 320 + x] = scene.pixels[(y + oy) * scene.width + x + ox] } }
-        return LumaPyramid(LumaPlane(width: 320, height: 240, pixels: px)!, levelCount: 4)
+        return LumaPyramid(LumaPlane(width: 320, height: 240, pixels: px), levelCount: 4)
     }
 
     func testANoteStaysOnItsScenePointThroughAPanAndShakeLeavesTheFrameAndComesBack() {
@@ -67,7 +67,7 @@ final class SceneNotesTests: XCTestCase {
         let clear = frame(200, 200)
         var coveredPixels = clear.levels[0].pixels
         for y in 80..<160 { for x in 120..<200 { coveredPixels[y * 320 + x] = 128 } }
-        let covered = LumaPyramid(LumaPlane(width: 320, height: 240, pixels: coveredPixels)!, levelCount: 4)
+        let covered = LumaPyramid(LumaPlane(width: 320, height: 240, pixels: coveredPixels), levelCount: 4)
         notes.add(id: 1, at: Point(x: 160, y: 120), text: "spot", now: 0, in: clear)
         var shown: [Bool] = []
         var previous = clear

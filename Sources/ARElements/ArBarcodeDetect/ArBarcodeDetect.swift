@@ -172,7 +172,7 @@ final class CodeDetectorStage {
     private(set) var symbologies: String?
     private var detector: BarcodeDetector
     /// Luma derived from formats without a luma plane (packed YUV, RGB), reused across frames.
-    private var scratch = LumaBuffer(width: 1, height: 1)
+    private var scratch = LumaPlane(width: 1, height: 1)
 
     init(symbologies: String?, options: DetectorOptions = DetectorOptions()) throws {
         self.symbologies = symbologies

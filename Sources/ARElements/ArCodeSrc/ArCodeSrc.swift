@@ -126,7 +126,7 @@ public final class ArCodeSrc: VideoSourceElement {
     private var index = 0
     private var truthFile: UnsafeMutablePointer<FILE>?
     /// With `prerender`: every frame and its truth, rendered once.
-    private var rendered: [(image: GrayImage, truth: [CodeClipTruth])] = []
+    private var rendered: [(image: LumaPlane, truth: [CodeClipTruth])] = []
     /// With `prerender` on a live source: running time of the first frame, added to every timestamp.
     private var timestampOffset: UInt64?
 
@@ -233,7 +233,7 @@ public final class ArCodeSrc: VideoSourceElement {
         let dst = frame.plane(0).assumingMemoryBound(to: UInt8.self), stride = frame.stride(0)
         image.pixels.withUnsafeBufferPointer { src in
             for y in 0..<frame.height {
-                (dst + y * stride).update(from: src.baseAddress! + y * image.stride, count: frame.width)
+                (dst + y * stride).update(from: src.baseAddress! + y * image.width, count: frame.width)
             }
         }
         // Neutral chroma.
@@ -266,18 +266,18 @@ public final class ArCodeSrc: VideoSourceElement {
 
 /// Frames rendered on several threads, each into its own slot.
 private final class FrameSlots: @unchecked Sendable {  // Writes under `lock`; read once every writer has finished.
-    private var slots: [(image: GrayImage, truth: [CodeClipTruth])?]
+    private var slots: [(image: LumaPlane, truth: [CodeClipTruth])?]
     private let lock = NSLock()
 
     init(count: Int) { slots = Array(repeating: nil, count: count) }
 
-    func set(_ i: Int, _ value: (image: GrayImage, truth: [CodeClipTruth])) {
+    func set(_ i: Int, _ value: (image: LumaPlane, truth: [CodeClipTruth])) {
         lock.lock()
         slots[i] = value
         lock.unlock()
     }
 
-    var values: [(image: GrayImage, truth: [CodeClipTruth])] { slots.map { $0! } }
+    var values: [(image: LumaPlane, truth: [CodeClipTruth])] { slots.map { $0! } }
 }
 
 extension ElementHandle {

@@ -1,4 +1,5 @@
 import ARBridge
+import ARCore
 import ARCodeGen
 import ARGst
 import CGStreamer
@@ -78,7 +79,7 @@ struct PhotoFolder {
         }
         let chosen = ClipPhoto.choose(codes, of: withCodes.count, seed: seed, stream: 0).map { withCodes[$0] }
             + ClipPhoto.choose(distractors, of: withoutCodes.count, seed: seed, stream: 1).map { withoutCodes[$0] }
-        var decoded: [String: GrayImage] = [:]
+        var decoded: [String: LumaPlane] = [:]
         return try chosen.map { entry in
             let image = try decoded[entry.path] ?? Self.decodeGray(entry.path)
             decoded[entry.path] = image
@@ -96,7 +97,7 @@ struct PhotoFolder {
 
     /// Decodes one image file to gray levels with `filesrc ! decodebin ! videoconvert ! GRAY8 ! fakesink`,
     /// prerolled synchronously (at most 20 s). Throws `ElementError.openRead` naming the path.
-    static func decodeGray(_ path: String) throws -> GrayImage {
+    static func decodeGray(_ path: String) throws -> LumaPlane {
         func failure(_ why: String) -> ElementError {
             ElementError.openRead("arcodesrc: could not read image '\(path)': \(why)", debug: "photos")
         }
@@ -157,7 +158,7 @@ struct PhotoFolder {
             for x in 0..<width { pixels[y * width + x] = bytes[y * stride + x] }
         }
         do {
-            return try GrayImage(width: width, height: height, pixels: pixels)
+            return try LumaPlane(validatingWidth: width, height: height, pixels: pixels)
         } catch {
             throw failure("\(error)")
         }

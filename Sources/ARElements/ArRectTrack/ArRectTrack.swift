@@ -88,7 +88,7 @@ public final class ArRectTrack: VideoFilterElement {
         var references: [UInt64: TargetReference] = [:]
         var frameCount: UInt64 = 0
         var frameDurationNanoseconds: UInt64 = 33_333_333
-        var scratch = LumaBuffer(width: 1, height: 1)
+        var scratch = LumaPlane(width: 1, height: 1)
 
         init(_ s: Settings) {
             tracker = RectangleTracker(expiryNanoseconds: UInt64(s.expirySeconds * 1e9), maxTracks: s.options.maxResults)

@@ -1,3 +1,4 @@
+import ARCore
 import ARDetect
 import ARGst
 import CGStreamer
@@ -41,7 +42,7 @@ enum LumaFormats {
 extension VideoFrame {
     /// Calls `body` with the frame's luma: plane 0 borrowed in place for planar and semi-planar
     /// YUV and grey; otherwise derived into `scratch` (packed YUV: the Y bytes; RGB: BT.601 luma).
-    func withLuma<R>(scratch: inout LumaBuffer, _ body: (LumaImage) -> R) -> R {
+    func withLuma<R>(scratch: inout LumaPlane, _ body: (LumaImage) -> R) -> R {
         let layout = LumaFormats.layout(of: format) ?? .plane
         let src = UnsafeRawPointer(plane(0)), srcStride = stride(0)
         switch layout {
@@ -73,6 +74,6 @@ extension VideoFrame {
                 }
             }
         }
-        return scratch.withLuma(body)
+        return scratch.withImage(body)
     }
 }

@@ -22,7 +22,7 @@ final class TrackDecoder {
     /// Every code in `plane` but those in `skipping` (frame pixels: tracked codes, re-decoded in
     /// their regions), and the verified regions no pass read.
     func full(_ plane: LumaPlane, skipping: [Quad] = []) -> DetectorResult {
-        var result = plane.withLumaImage { stage.scan($0, skipping: skipping) }
+        var result = plane.withImage { stage.scan($0, skipping: skipping) }
         result.codes = refined(result.codes, in: plane)
         return result
     }
@@ -32,7 +32,7 @@ final class TrackDecoder {
     /// bars, QR at about 3 px per module), on the detector's threads.
     func regions(_ plane: LumaPlane, _ tracks: [Track]) -> [Detection] {
         let kinds = tracks.map { Detection.isSelfChecking(symbology: $0.symbology) ? LocatedRegion.Kind.matrix : .linear }
-        return refined(plane.withLumaImage { stage.detect($0, in: tracks.map(\.quad), kinds: kinds) }, in: plane)
+        return refined(plane.withImage { stage.detect($0, in: tracks.map(\.quad), kinds: kinds) }, in: plane)
     }
 
     private func refined(_ detections: [Detection], in plane: LumaPlane) -> [Detection] {

@@ -1,3 +1,4 @@
+import ARCore
 import ARDetect
 import ARGst
 import ARVision
@@ -22,14 +23,3 @@ extension VideoFrame {
     }
 }
 
-extension LumaPlane {
-    /// An owned copy of a borrowed luma image.
-    init(copying image: LumaImage) {
-        self.init(copying: image.base, width: image.width, height: image.height, stride: image.stride)
-    }
-
-    /// The plane borrowed as a `LumaImage` for the detector, valid inside `body`.
-    func withLumaImage<R>(_ body: (LumaImage) -> R) -> R {
-        pixels.withUnsafeBytes { body(LumaImage(base: $0.baseAddress!, width: width, height: height, stride: width)) }
-    }
-}

@@ -95,7 +95,7 @@ final class TrackingStage {
                 b.initialize(repeating: 0)
                 n = width * height
             }
-            return LumaPyramid(LumaPlane(width: width, height: height, pixels: pixels)!, levelCount: Self.pyramidLevels)
+            return LumaPyramid(LumaPlane(width: width, height: height, pixels: pixels), levelCount: Self.pyramidLevels)
         }
     }
 

@@ -12,6 +12,7 @@ public struct LumaImage {
     /// with padded rows that may not be read is packed into a copy first.
     public var fullStrides: Bool
 
+    /// A view of `height` rows of `width` pixels, `stride` bytes apart, starting at `base`.
     public init(base: UnsafeRawPointer, width: Int, height: Int, stride: Int, fullStrides: Bool = false) {
         precondition(width > 0 && height > 0 && stride >= width, "invalid luma image geometry")
         self.base = base
@@ -22,15 +23,15 @@ public struct LumaImage {
     }
 
     /// The grey level of pixel (x, y); no bounds check beyond the caller's.
-    @inline(__always)
-    func pixel(_ x: Int, _ y: Int) -> UInt8 {
+    @inlinable @inline(__always)
+    public func pixel(_ x: Int, _ y: Int) -> UInt8 {
         base.load(fromByteOffset: y * stride + x, as: UInt8.self)
     }
 
     /// Bilinear sample at (x, y) in pixel-centre coordinates (pixel (i, j) covers [i, i+1) × [j, j+1),
     /// its centre is (i + 0.5, j + 0.5)); clamped at the borders. 0…255.
-    @inline(__always)
-    func sample(_ x: Double, _ y: Double) -> Double {
+    @inlinable @inline(__always)
+    public func sample(_ x: Double, _ y: Double) -> Double {
         let fx = min(max(x - 0.5, 0), Double(width - 1)), fy = min(max(y - 0.5, 0), Double(height - 1))
         let x0 = Int(fx), y0 = Int(fy)
         let x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1)

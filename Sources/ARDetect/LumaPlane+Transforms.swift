@@ -1,4 +1,6 @@
-extension LumaBuffer {
+import ARCore
+
+extension LumaPlane {
     /// Fills this buffer (resized to `width × height`) by sampling `source` at `map(p)` for each
     /// destination pixel centre `p`: bilinear, with a box prefilter when `map` shrinks the image.
     /// Points outside `source` take the nearest border pixel.

@@ -1,0 +1,55 @@
+import ARCore
+import XCTest
+
+final class LumaPlaneTests: XCTestCase {
+    func testCopyingDropsRowPadding() {
+        let rows: [UInt8] = [1, 2, 3, 99, 4, 5, 6, 99]
+        let plane = rows.withUnsafeBytes { LumaPlane(copying: $0.baseAddress!, width: 3, height: 2, stride: 4) }
+        XCTAssertEqual(plane.pixels, [1, 2, 3, 4, 5, 6])
+        XCTAssertEqual(plane[2, 1], 6)
+    }
+
+    func testCopyingABorrowedImageKeepsOnlyItsPixels() {
+        let rows: [UInt8] = [1, 2, 3, 99, 4, 5, 6, 99]
+        let plane = rows.withUnsafeBytes { LumaPlane(copying: LumaImage(base: $0.baseAddress!, width: 3, height: 2, stride: 4)) }
+        XCTAssertEqual(plane, LumaPlane(width: 3, height: 2, pixels: [1, 2, 3, 4, 5, 6]))
+    }
+
+    func testSubscriptSetsOnePixel() {
+        var plane = LumaPlane(width: 4, height: 3, fill: 7)
+        plane[3, 2] = 200
+        XCTAssertEqual(plane.pixels.last, 200)
+        XCTAssertEqual(plane.pixels.filter { $0 == 7 }.count, 11)
+    }
+
+    func testSizesFromOutsideAreValidated() {
+        XCTAssertThrowsError(try LumaPlane(validatingWidth: 0, height: 10)) {
+            XCTAssertEqual($0 as? LumaPlane.SizeError, .invalidSize(width: 0, height: 10, pixelCount: 0))
+        }
+        XCTAssertThrowsError(try LumaPlane(validatingWidth: 1 << 21, height: 1))
+        XCTAssertThrowsError(try LumaPlane(validatingWidth: 1 << 16, height: 1 << 16))
+        XCTAssertThrowsError(try LumaPlane(validatingWidth: 2, height: 2, pixels: [0, 0, 0])) {
+            XCTAssertEqual($0 as? LumaPlane.SizeError, .invalidSize(width: 2, height: 2, pixelCount: 3))
+        }
+        XCTAssertEqual(try LumaPlane(validatingWidth: 2, height: 1, pixels: [5, 6]).pixels, [5, 6])
+        XCTAssertEqual(try LumaPlane(validatingWidth: 2, height: 2, fill: 9).pixels, [9, 9, 9, 9])
+    }
+
+    func testResizeKeepsStorageOfTheSameLength() {
+        var plane = LumaPlane(width: 4, height: 2, fill: 3)
+        plane.resize(width: 2, height: 4)
+        XCTAssertEqual(plane.width, 2)
+        XCTAssertEqual(plane.height, 4)
+        XCTAssertEqual(plane.pixels, [UInt8](repeating: 3, count: 8), "same length: the storage is kept")
+        plane.resize(width: 3, height: 3)
+        XCTAssertEqual(plane.pixels.count, 9)
+    }
+
+    func testWithImageLendsAPackedView() {
+        let plane = LumaPlane(width: 3, height: 2, pixels: [0, 10, 20, 30, 40, 50])
+        let (stride, corner, centre) = plane.withImage { ($0.stride, $0.pixel(2, 1), $0.sample(1.5, 1.0)) }
+        XCTAssertEqual(stride, 3)
+        XCTAssertEqual(corner, 50)
+        XCTAssertEqual(centre, 25, "halfway between rows 0 and 1 of column 1")
+    }
+}
