@@ -21,7 +21,8 @@ let usage = """
       --user     require basic authentication as NAME; the password comes from $ARSERVE_PASSWORD
       --encoder  H.264 encoder (default: x264enc when installed, else openh264enc)
       --http     also serve a browser page on PORT (same --address and --user): every camera's
-                 video with its codes listed beside it, a click on the video taps the code there;
+                 video (WebRTC, or JPEG over the WebSocket when WebRTC does not connect within 5 s)
+                 with its codes listed beside it, a click on the video taps the code there;
                  /status answers each camera's state, fps, codes and viewers as JSON
     Variables ${NAME} / ${NAME:-default} in FILE come from the environment.
     Each camera's pipeline runs from start to stop, watched or not, and is shared by its viewers.
