@@ -34,8 +34,21 @@ public struct LumaImage {
     public func sample(_ x: Double, _ y: Double) -> Double {
         let fx = min(max(x - 0.5, 0), Double(width - 1)), fy = min(max(y - 0.5, 0), Double(height - 1))
         let x0 = Int(fx), y0 = Int(fy)
-        let x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1)
-        let ax = fx - Double(x0), ay = fy - Double(y0)
+        return bilinear(x0, y0, min(x0 + 1, width - 1), min(y0 + 1, height - 1), fx - Double(x0), fy - Double(y0))
+    }
+
+    /// `sample` without clamping, for a point whose four neighbours lie inside the image
+    /// (0.5 ≤ x < width − 1.5, 0.5 ≤ y < height − 1.5): the same value, fewer instructions.
+    @inlinable @inline(__always)
+    public func sampleInside(_ x: Double, _ y: Double) -> Double {
+        let fx = x - 0.5, fy = y - 0.5
+        let x0 = Int(fx), y0 = Int(fy)
+        return bilinear(x0, y0, x0 + 1, y0 + 1, fx - Double(x0), fy - Double(y0))
+    }
+
+    /// Pixels (x0, y0), (x1, y0), (x0, y1), (x1, y1) weighted by the fractions `ax`, `ay`.
+    @inlinable @inline(__always)
+    func bilinear(_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int, _ ax: Double, _ ay: Double) -> Double {
         let top = Double(pixel(x0, y0)) * (1 - ax) + Double(pixel(x1, y0)) * ax
         let bottom = Double(pixel(x0, y1)) * (1 - ax) + Double(pixel(x1, y1)) * ax
         return top * (1 - ay) + bottom * ay

@@ -104,7 +104,7 @@ public final class BarcodeDetector {
             framesSinceWholeFrame = 0
             // The whole frame adds what the regions missed; a region's reading wins where both read.
             let regionCodes = result.codes
-            for d in fullScan(luma) where !skipping.contains(where: { $0.contains(d.quad.center) }) {
+            for d in Self.outside(skipping, fullScan(luma)) {
                 if let i = regionCodes.firstIndex(where: { $0.quad.contains(d.quad.center) || d.quad.contains($0.quad.center) }) {
                     // Where a region read the same code on one line only, the whole frame's reading
                     // (more lines: a better outline) stands for it: the code is no less confirmed for
@@ -148,7 +148,7 @@ public final class BarcodeDetector {
             d.quad = toFrame.apply(d.quad)
             return d
         }
-        return DetectorResult(codes: codes.filter { d in !skipping.contains { $0.contains(d.quad.center) } }, located: [])
+        return DetectorResult(codes: Self.outside(skipping, codes), located: [])
     }
 
     /// The regions the localizer finds in `luma`, best first.
@@ -190,20 +190,15 @@ public final class BarcodeDetector {
         let results = decodeRefined(regions, in: luma)
         var found: [Detection] = []
         var located: [LocatedRegion] = []
-        for (region, codes) in zip(regions, results) {
-            if codes.isEmpty, region.verified, region.kind == .linear, options.fuseFrames > 1 {
-                let fusedCodes = fused(region, in: luma).filter { d in !skipping.contains { $0.contains(d.quad.center) } }
-                if !fusedCodes.isEmpty {
-                    merge(fusedCodes, into: &found)
-                    continue
-                }
-            }
+        for (region, read) in zip(regions, results) {
+            var codes = read
+            if codes.isEmpty, region.verified, region.kind == .linear, options.fuseFrames > 1 { codes = fused(region, in: luma) }
             if codes.isEmpty {
                 if region.verified { located.append(region) }
                 if !region.verified, options.quietFrames > 0 { quiet.append((region.quad, calls + UInt64(options.quietFrames) + 1)) }
             } else {
                 // Tracked codes read again there are their re-decodes' business.
-                merge(codes.filter { d in !skipping.contains { $0.contains(d.quad.center) } }, into: &found)
+                merge(Self.outside(skipping, codes), into: &found)
             }
         }
         // A located region that a code read elsewhere covers (e.g. a 2D blob around a 1D code) is that code.
@@ -257,6 +252,11 @@ public final class BarcodeDetector {
         }
         // A reading left without an outline (one scan line, its bars not followed) places nothing.
         return results.map { $0.filter { !$0.quad.isDegenerate } }
+    }
+
+    /// `codes` whose centre lies in none of `quads`.
+    private static func outside(_ quads: [Quad], _ codes: [Detection]) -> [Detection] {
+        codes.filter { d in !quads.contains { $0.contains(d.quad.center) } }
     }
 
     /// `flat` cut into consecutive pieces of `counts` elements.

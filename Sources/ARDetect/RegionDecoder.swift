@@ -205,23 +205,11 @@ final class RegionDecoder {
                     for j in 0..<taps {
                         let s = (Double(r) + (Double(j) + 0.5) / Double(taps)) * band
                         var px = origin.x + d.x * s + du.0 * 0.5, py = origin.y + d.y * s + du.1 * 0.5
-                        // A line whose ends lie well inside the frame needs no clamping: bilinear
-                        // samples computed as `LumaImage.sample` does, without its checks.
+                        // A line whose ends lie well inside the frame needs no clamping.
                         let ex = px + du.0 * Double(samples - 1), ey = py + du.1 * Double(samples - 1)
                         if min(px, ex) >= 0.5, min(py, ey) >= 0.5, max(px, ex) < fw - 1.5, max(py, ey) < fh - 1.5 {
-                            let base = luma.base, stride = luma.stride
                             for k in 0..<samples {
-                                let fx = px - 0.5, fy = py - 0.5
-                                let x0 = Int(fx), y0 = Int(fy)
-                                let ax = fx - Double(x0), ay = fy - Double(y0)
-                                let o = y0 * stride + x0
-                                let v00 = Double(base.load(fromByteOffset: o, as: UInt8.self))
-                                let v01 = Double(base.load(fromByteOffset: o + 1, as: UInt8.self))
-                                let v10 = Double(base.load(fromByteOffset: o + stride, as: UInt8.self))
-                                let v11 = Double(base.load(fromByteOffset: o + stride + 1, as: UInt8.self))
-                                let top = v00 * (1 - ax) + v01 * ax
-                                let bottom = v10 * (1 - ax) + v11 * ax
-                                sums[tapsX == 1 ? k : k / tapsX] += top * (1 - ay) + bottom * ay
+                                sums[tapsX == 1 ? k : k / tapsX] += luma.sampleInside(px, py)
                                 px += du.0
                                 py += du.1
                             }
