@@ -46,6 +46,13 @@ public struct LumaImage {
         return bilinear(x0, y0, x0 + 1, y0 + 1, fx - Double(x0), fy - Double(y0))
     }
 
+    /// Whether (x, y) lies a pixel or more inside the range `sampleInside` accepts: the points
+    /// between two such points on a line can be sampled with it, rounding included.
+    @inlinable @inline(__always)
+    public func holdsInside(_ x: Double, _ y: Double) -> Bool {
+        x >= 1.5 && y >= 1.5 && x < Double(width) - 2.5 && y < Double(height) - 2.5
+    }
+
     /// Pixels (x0, y0), (x1, y0), (x0, y1), (x1, y1) weighted by the fractions `ax`, `ay`.
     @inlinable @inline(__always)
     func bilinear(_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int, _ ax: Double, _ ay: Double) -> Double {

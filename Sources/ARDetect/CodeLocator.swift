@@ -90,10 +90,24 @@ public struct CodeLocator: Sendable {
             for var r in next.withImage({ regionsAtOneScale($0, skipping: skip, forEach: forEach) }) {
                 r.quad = r.quad.scaled(sx: scale, sy: scale)
                 r.moduleSize *= scale
-                if !out.contains(where: { $0.quad.contains(r.quad.center) || r.quad.contains($0.quad.center) }) { out.append(r) }
+                let overlapping = out.indices.filter { out[$0].quad.contains(r.quad.center) || r.quad.contains(out[$0].quad.center) }
+                if overlapping.isEmpty {
+                    out.append(r)
+                } else if Self.joinsPieces(r, overlapping.map { out[$0] }) {
+                    out = out.indices.filter { !overlapping.contains($0) }.map { out[$0] } + [r]
+                }
             }
         }
         return Self.ranked(out)
+    }
+
+    /// Whether `whole` (a coarser level's region) is a 1D code that the finer level saw in pieces
+    /// only: spaces between its bars wider than a cell split it there into regions too short to
+    /// verify. It then stands for those pieces. It must be verified and hold each piece's centre,
+    /// and no piece may be verified or outlined by finder patterns (a code of its own).
+    static func joinsPieces(_ whole: LocatedRegion, _ pieces: [LocatedRegion]) -> Bool {
+        whole.kind == .linear && whole.verified
+            && pieces.allSatisfy { !$0.verified && !$0.outlinedByFinderPatterns && whole.quad.contains($0.quad.center) }
     }
 
     /// `image` halved, when the result still holds a few cells each way.
@@ -396,18 +410,26 @@ struct BarProfile {
         let n = Int((t1 - t0) * Self.oversampling)
         guard n >= 16, s1 > s0 else { return nil }
         let bandHeight = (s1 - s0) / Double(Self.bands)
-        var profiles = [[Double]](repeating: [Double](repeating: 0, count: n), count: Self.bands)
         let linesPerBand = 3
-        for b in 0..<Self.bands {
-            for l in 0..<linesPerBand {
-                let s = s0 + bandHeight * (Double(b) + (Double(l) + 0.5) / Double(linesPerBand))
-                for k in 0..<n {
-                    let t = t0 + (Double(k) + 0.5) / Self.oversampling
-                    let p = centre + u * t + d * s
-                    profiles[b][k] += luma.sample(p.x, p.y)
+        var flat = [Double](repeating: 0, count: n * Self.bands)
+        flat.withUnsafeMutableBufferPointer { out in
+            for b in 0..<Self.bands {
+                for l in 0..<linesPerBand {
+                    let s = s0 + bandHeight * (Double(b) + (Double(l) + 0.5) / Double(linesPerBand))
+                    let dx = d.x * s, dy = d.y * s
+                    func x(_ k: Int) -> Double { centre.x + u.x * (t0 + (Double(k) + 0.5) / Self.oversampling) + dx }
+                    func y(_ k: Int) -> Double { centre.y + u.y * (t0 + (Double(k) + 0.5) / Self.oversampling) + dy }
+                    let row = out.baseAddress! + b * n
+                    // A line well inside the frame needs no clamping (same values, fewer instructions).
+                    if luma.holdsInside(x(0), y(0)), luma.holdsInside(x(n - 1), y(n - 1)) {
+                        for k in 0..<n { row[k] += luma.sampleInside(x(k), y(k)) }
+                    } else {
+                        for k in 0..<n { row[k] += luma.sample(x(k), y(k)) }
+                    }
                 }
             }
         }
+        let profiles = (0..<Self.bands).map { Array(flat[($0 * n)..<(($0 + 1) * n)]) }
         var mean = [Double](repeating: 0, count: n)
         for b in 0..<Self.bands { for k in 0..<n { mean[k] += profiles[b][k] / Double(Self.bands * linesPerBand) } }
         // Bars slant a little against the sampled lines in perspective: edges are found band by band.
@@ -513,9 +535,11 @@ struct FinderPattern {
             let row = luma.base + y * luma.stride
             var dark = Int(row.load(fromByteOffset: x0, as: UInt8.self)) < threshold
             var runStart = x0, count = 0
-            for x in (x0 + 1)...x1 {
-                let isDark = x < x1 ? Int(row.load(fromByteOffset: x, as: UInt8.self)) < threshold : !dark
-                guard isDark != dark else { continue }
+            var x = x0 + 1
+            while true {
+                // To the next change of shade; the row's end closes the last run.
+                while x < x1, (Int(row.load(fromByteOffset: x, as: UInt8.self)) < threshold) == dark { x += 1 }
+                let isDark = !dark
                 runs = (runs.1, runs.2, runs.3, runs.4, x - runStart)
                 starts = (starts.1, starts.2, starts.3, starts.4, runStart)
                 count += 1
@@ -534,6 +558,8 @@ struct FinderPattern {
                         }
                     }
                 }
+                if x >= x1 { break }
+                x += 1
             }
             y += 2
         }

@@ -1,11 +1,14 @@
 import Foundation
+import Synchronization
 
 /// A fixed set of threads that decode one batch at a time. `run(count:_:)` calls the body for every
-/// index in `0..<count`, index `i` on worker `i % workers` (worker 0 is the calling thread), and
-/// returns when all are done: which worker decodes which region never depends on timing. Each
+/// index in `0..<count` and returns when all are done. Each worker (worker 0 is the calling thread)
+/// takes the next index not yet taken, so a long region does not hold up the ones behind it: which
+/// worker decodes which index depends on timing, and a body's result must depend on its index
+/// only (each worker's decoder keeps scratch buffers, nothing that changes what it reads). Each
 /// batch runs at the caller's nice value (Linux: per thread), so decodes started from a
 /// low-priority thread stay below the streaming thread.
-final class DecodePool: @unchecked Sendable {  // Mutable state is only touched under `condition`.
+final class DecodePool: @unchecked Sendable {  // Mutable state is only touched under `condition`; `next` is atomic.
     /// Workers, the calling thread included (≥ 1).
     let workers: Int
 
@@ -17,6 +20,8 @@ final class DecodePool: @unchecked Sendable {  // Mutable state is only touched 
     private var pending = 0
     private var stopping = false
     private var running = 0
+    /// The next index of the batch in progress not yet taken by a worker.
+    private let next = Atomic<Int>(0)
 
     /// Whether the threads were started (on the first batch that needs them).
     private var started = false
@@ -50,14 +55,23 @@ final class DecodePool: @unchecked Sendable {  // Mutable state is only touched 
         niceness = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
         generation += 1
         pending = workers - 1
+        next.store(0, ordering: .relaxed)
         condition.broadcast()
         condition.unlock()
-        var i = 0
-        while i < count { body(0, i); i += workers }
+        drain(worker: 0, count: count, body)
         condition.lock()
         while pending > 0 { condition.wait() }
         self.body = nil
         condition.unlock()
+    }
+
+    /// Calls `body(worker, i)` for each index `i` this worker takes, until none is left.
+    private func drain(worker: Int, count: Int, _ body: (Int, Int) -> Void) {
+        while true {
+            let i = next.add(1, ordering: .relaxed).oldValue
+            guard i < count else { return }
+            body(worker, i)
+        }
     }
 
     /// Ends the threads (after the batch in progress, if any).
@@ -83,8 +97,7 @@ final class DecodePool: @unchecked Sendable {  // Mutable state is only touched 
                 _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, nice)
             }
             condition.unlock()
-            var i = worker
-            while i < count { body(worker, i); i += workers }
+            drain(worker: worker, count: count, body)
             condition.lock()
             pending -= 1
             condition.broadcast()

@@ -134,10 +134,14 @@ enum LinearOutline {
         for k in [3.0, 6, 12, 24] {
             let d = Point(x: -u.y, y: u.x)
             func line(_ s: Double, pad: Int) -> [Double] {
-                (-pad..<(n + pad)).map { i in
-                    let p = c + u * (tMin + Double(i) * step) + d * s
-                    return luma.sample(p.x, p.y)
+                let dx = d.x * s, dy = d.y * s
+                func x(_ i: Int) -> Double { c.x + u.x * (tMin + Double(i) * step) + dx }
+                func y(_ i: Int) -> Double { c.y + u.y * (tMin + Double(i) * step) + dy }
+                // A line well inside the frame needs no clamping (same values, fewer instructions).
+                if luma.holdsInside(x(-pad), y(-pad)), luma.holdsInside(x(n + pad - 1), y(n + pad - 1)) {
+                    return (-pad..<(n + pad)).map { luma.sampleInside(x($0), y($0)) }
                 }
+                return (-pad..<(n + pad)).map { luma.sample(x($0), y($0)) }
             }
             let maxShift = Int(2 * k * 0.36 / step) + 1  // up to 20° off
             let a = line(-k, pad: 0), b = line(k, pad: maxShift)
@@ -145,15 +149,19 @@ enum LinearOutline {
             let a0 = a.map { $0 - aMean }
             let aNorm = a0.reduce(0) { $0 + $1 * $1 }
             guard aNorm > 0 else { break }
-            var scores: [Double] = []
-            for shift in -maxShift...maxShift {
-                let window = b[(maxShift + shift)..<(maxShift + shift + n)]
-                let bMean = window.reduce(0, +) / Double(n)
-                var cov = 0.0, bNorm = 0.0
-                for (i, v) in window.enumerated() {
-                    cov += a0[i] * (v - bMean); bNorm += (v - bMean) * (v - bMean)
+            let scores = a0.withUnsafeBufferPointer { a0 in
+                b.withUnsafeBufferPointer { b in
+                    (-maxShift...maxShift).map { shift -> Double in
+                        let window = UnsafeBufferPointer(rebasing: b[(maxShift + shift)..<(maxShift + shift + n)])
+                        let bMean = window.reduce(0, +) / Double(n)
+                        var cov = 0.0, bNorm = 0.0
+                        for i in 0..<n {
+                            let v = window[i] - bMean
+                            cov += a0[i] * v; bNorm += v * v
+                        }
+                        return bNorm > 0 ? cov / (aNorm * bNorm).squareRoot() : -1
+                    }
                 }
-                scores.append(bNorm > 0 ? cov / (aNorm * bNorm).squareRoot() : -1)
             }
             let best = scores.indices.max { scores[$0] < scores[$1] }!
             guard scores[best] >= 0.6 else { break }

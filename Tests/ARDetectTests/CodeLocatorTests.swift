@@ -43,6 +43,25 @@ final class CodeLocatorTests: XCTestCase {
         }
     }
 
+    func testACodeWhoseSpacesAreWiderThanACellIsOneRegionAndRead() throws {
+        // Modules of 6.5 px (an EAN-13 close to a 4K camera): its widest spaces (4 modules) leave
+        // cells without an edge, so the finest level sees the code in pieces too short to verify;
+        // the next level sees it whole.
+        var scene = try DetectScene(width: 917, height: 415)
+        try scene.add(try CodeMatrix.ean13("8951321769065"), x: 458.5, y: 207.5, module: 6.5, barHeight: 215)
+        let found = regions(scene).filter { $0.quad.contains(scene.truth[0].center) || scene.truth[0].contains($0.quad.center) }
+        XCTAssertEqual(found.count, 1, "one region, not pieces: \(found.map(\.quad.corners))")
+        let r = try XCTUnwrap(found.first)
+        XCTAssertTrue(r.verified)
+        XCTAssertEqual(r.kind, .linear)
+        for corner in scene.truth[0].corners {
+            let inner = scene.truth[0].center + (corner - scene.truth[0].center) * 0.9
+            XCTAssertTrue(r.quad.contains(inner), "\(r.quad.corners) misses \(inner)")
+        }
+        let detector = try BarcodeDetector(options: DetectorOptions(locate: .regions, threads: 1))
+        XCTAssertEqual(scene.detect(detector).map(\.text), ["8951321769065"])
+    }
+
     func testTextAndStripesAreNotVerifiedCodes() throws {
         var scene = try DetectScene(width: 400, height: 300)
         // Text-like strokes: short dark dashes of varying length on rows, and coarse stripes.
