@@ -93,7 +93,7 @@ public struct CodeLocator: Sendable {
                 let overlapping = out.indices.filter { out[$0].quad.contains(r.quad.center) || r.quad.contains(out[$0].quad.center) }
                 if overlapping.isEmpty {
                     out.append(r)
-                } else if Self.joinsPieces(r, overlapping.map { out[$0] }) {
+                } else if joinsPieces(r, overlapping.map { out[$0] }) {
                     out = out.indices.filter { !overlapping.contains($0) }.map { out[$0] } + [r]
                 }
             }
@@ -102,12 +102,19 @@ public struct CodeLocator: Sendable {
     }
 
     /// Whether `whole` (a coarser level's region) is a 1D code that the finer level saw in pieces
-    /// only: spaces between its bars wider than a cell split it there into regions too short to
-    /// verify. It then stands for those pieces. It must be verified and hold each piece's centre,
-    /// and no piece may be verified or outlined by finder patterns (a code of its own).
-    static func joinsPieces(_ whole: LocatedRegion, _ pieces: [LocatedRegion]) -> Bool {
-        whole.kind == .linear && whole.verified
-            && pieces.allSatisfy { !$0.verified && !$0.outlinedByFinderPatterns && whole.quad.contains($0.quad.center) }
+    /// only: spaces between its bars wider than a cell (modules of a quarter cell or more) split it
+    /// there into regions that are too short to verify, or shorter than it (the bars each piece
+    /// reached, of about its module). It then stands for those pieces. It must be verified and hold
+    /// each piece's centre; no piece may be outlined by finder patterns (a QR code of its own).
+    func joinsPieces(_ whole: LocatedRegion, _ pieces: [LocatedRegion]) -> Bool {
+        func length(_ r: LocatedRegion) -> Double { r.quad.topLeft.distance(to: r.quad.topRight) }
+        guard whole.kind == .linear, whole.verified, whole.moduleSize >= Double(cell) / 4 else { return false }
+        return pieces.allSatisfy { piece in
+            guard !piece.outlinedByFinderPatterns, whole.quad.contains(piece.quad.center) else { return false }
+            guard piece.verified else { return true }
+            return piece.kind == .linear && length(piece) < 0.9 * length(whole)
+                && max(piece.moduleSize, whole.moduleSize) <= 1.5 * min(piece.moduleSize, whole.moduleSize)
+        }
     }
 
     /// `image` halved, when the result still holds a few cells each way.
@@ -286,10 +293,10 @@ public struct CodeLocator: Sendable {
                                 score: Double, luma: LumaImage) -> LocatedRegion {
         var t0 = t0, t1 = t1
         let d = Point(x: -u.y, y: u.x)
-        let profile = BarProfile(luma: luma, centre: mean, u: u, d: d, t0: t0 - reach, t1: t1 + reach, s0: s0 + 2, s1: s1 - 2)
         var module = Double(cell) / 4
         var verified = false
-        if let m = profile.measure() {
+        if let m = measureReaching(BarProfile(luma: luma, centre: mean, u: u, d: d, t0: t0 - reach, t1: t1 + reach,
+                                                   s0: s0 + 2, s1: s1 - 2)) {
             module = m.moduleSize
             // A line of text is much longer than tall; bars are at least a tenth as tall as long.
             verified = m.edges >= Self.minEdges && m.agreement >= Self.minBandAgreement
@@ -302,6 +309,26 @@ public struct CodeLocator: Sendable {
         return LocatedRegion(kind: .linear,
                              quad: Quad(topLeft: p(t0, s0), topRight: p(t1, s0), bottomRight: p(t1, s1), bottomLeft: p(t0, s1)),
                              axisDegrees: atan2(u.y, u.x) * 180 / .pi, moduleSize: module, score: score, verified: verified)
+    }
+
+    /// `profile` measured; when its bars (of a quarter cell or more, agreeing across their height)
+    /// run up to an end of the profile (a code whose cells were cut short by spaces wider than a
+    /// cell), measured again reaching further that way, up to twice, each time by half the bars' span.
+    func measureReaching(_ profile: BarProfile) -> BarProfile.Measurement? {
+        var profile = profile
+        var m = profile.measure()
+        for _ in 0..<2 {
+            guard let found = m, found.edges >= 10, found.moduleSize >= Double(cell) / 4,
+                  found.agreement >= Self.minBandAgreement else { break }
+            let margin = 3 * found.moduleSize, grow = 0.5 * (found.lastEdge - found.firstEdge)
+            let before = found.firstEdge - profile.t0 < margin, after = profile.t1 - found.lastEdge < margin
+            guard before || after else { break }
+            profile = BarProfile(luma: profile.luma, centre: profile.centre, u: profile.u, d: profile.d,
+                                 t0: profile.t0 - (before ? grow : 0), t1: profile.t1 + (after ? grow : 0), s0: profile.s0, s1: profile.s1)
+            guard let wider = profile.measure() else { break }
+            m = wider
+        }
+        return m
     }
 
     /// The region where a tracked code of `kind` is expected at `quad` (frame pixels, clockwise from

@@ -43,23 +43,24 @@ final class CodeLocatorTests: XCTestCase {
         }
     }
 
-    func testACodeWhoseSpacesAreWiderThanACellIsOneRegionAndRead() throws {
-        // Modules of 6.5 px (an EAN-13 close to a 4K camera): its widest spaces (4 modules) leave
-        // cells without an edge, so the finest level sees the code in pieces too short to verify;
-        // the next level sees it whole.
-        var scene = try DetectScene(width: 917, height: 415)
-        try scene.add(try CodeMatrix.ean13("8951321769065"), x: 458.5, y: 207.5, module: 6.5, barHeight: 215)
-        let found = regions(scene).filter { $0.quad.contains(scene.truth[0].center) || scene.truth[0].contains($0.quad.center) }
-        XCTAssertEqual(found.count, 1, "one region, not pieces: \(found.map(\.quad.corners))")
-        let r = try XCTUnwrap(found.first)
-        XCTAssertTrue(r.verified)
-        XCTAssertEqual(r.kind, .linear)
-        for corner in scene.truth[0].corners {
-            let inner = scene.truth[0].center + (corner - scene.truth[0].center) * 0.9
-            XCTAssertTrue(r.quad.contains(inner), "\(r.quad.corners) misses \(inner)")
+    func testLargeCodesWhoseSpacesAreWiderThanACellAreRead() throws {
+        // Modules of 4.5–10 px (an EAN-13 close to the camera, or at 4K): its widest spaces (4 modules)
+        // leave cells without an edge, so the finest level sees the code in pieces. A piece's bar
+        // profile reaches further while its bars run to its end, and a coarser level's region that
+        // spans the whole code stands for shorter pieces.
+        for module in [4.5, 5, 6, 7, 9, 10] {
+            for barHeight in [120.0, 215] {
+                var scene = try DetectScene(width: Int(95 * module + 300), height: Int(barHeight + 200))
+                try scene.add(try CodeMatrix.ean13("8951321769065"), x: Double(scene.image.width) / 2,
+                              y: Double(scene.image.height) / 2, module: module, barHeight: barHeight)
+                let covering = regions(scene).filter { r in
+                    r.verified && scene.truth[0].corners.allSatisfy { r.quad.contains(scene.truth[0].center + ($0 - scene.truth[0].center) * 0.9) }
+                }
+                XCTAssertFalse(covering.isEmpty, "module \(module), bars \(barHeight) px: no verified region over the whole code")
+                let detector = try BarcodeDetector(options: DetectorOptions(locate: .regions, threads: 1))
+                XCTAssertEqual(scene.detect(detector).map(\.text), ["8951321769065"], "module \(module), bars \(barHeight) px")
+            }
         }
-        let detector = try BarcodeDetector(options: DetectorOptions(locate: .regions, threads: 1))
-        XCTAssertEqual(scene.detect(detector).map(\.text), ["8951321769065"])
     }
 
     func testTextAndStripesAreNotVerifiedCodes() throws {
