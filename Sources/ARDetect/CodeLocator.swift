@@ -295,8 +295,8 @@ public struct CodeLocator: Sendable {
         let d = Point(x: -u.y, y: u.x)
         var module = Double(cell) / 4
         var verified = false
-        if let m = measureReaching(BarProfile(luma: luma, centre: mean, u: u, d: d, t0: t0 - reach, t1: t1 + reach,
-                                                   s0: s0 + 2, s1: s1 - 2)) {
+        let profile = BarProfile(luma: luma, centre: mean, u: u, d: d, t0: t0 - reach, t1: t1 + reach, s0: s0 + 2, s1: s1 - 2)
+        if let m = profile.measure() {
             module = m.moduleSize
             // A line of text is much longer than tall; bars are at least a tenth as tall as long.
             verified = m.edges >= Self.minEdges && m.agreement >= Self.minBandAgreement
@@ -309,26 +309,6 @@ public struct CodeLocator: Sendable {
         return LocatedRegion(kind: .linear,
                              quad: Quad(topLeft: p(t0, s0), topRight: p(t1, s0), bottomRight: p(t1, s1), bottomLeft: p(t0, s1)),
                              axisDegrees: atan2(u.y, u.x) * 180 / .pi, moduleSize: module, score: score, verified: verified)
-    }
-
-    /// `profile` measured; when its bars (of a quarter cell or more, agreeing across their height)
-    /// run up to an end of the profile (a code whose cells were cut short by spaces wider than a
-    /// cell), measured again reaching further that way, up to twice, each time by half the bars' span.
-    func measureReaching(_ profile: BarProfile) -> BarProfile.Measurement? {
-        var profile = profile
-        var m = profile.measure()
-        for _ in 0..<2 {
-            guard let found = m, found.edges >= 10, found.moduleSize >= Double(cell) / 4,
-                  found.agreement >= Self.minBandAgreement else { break }
-            let margin = 3 * found.moduleSize, grow = 0.5 * (found.lastEdge - found.firstEdge)
-            let before = found.firstEdge - profile.t0 < margin, after = profile.t1 - found.lastEdge < margin
-            guard before || after else { break }
-            profile = BarProfile(luma: profile.luma, centre: profile.centre, u: profile.u, d: profile.d,
-                                 t0: profile.t0 - (before ? grow : 0), t1: profile.t1 + (after ? grow : 0), s0: profile.s0, s1: profile.s1)
-            guard let wider = profile.measure() else { break }
-            m = wider
-        }
-        return m
     }
 
     /// The region where a tracked code of `kind` is expected at `quad` (frame pixels, clockwise from

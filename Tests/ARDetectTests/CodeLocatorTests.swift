@@ -44,11 +44,10 @@ final class CodeLocatorTests: XCTestCase {
     }
 
     func testLargeCodesWhoseSpacesAreWiderThanACellAreRead() throws {
-        // Modules of 4.5–10 px (an EAN-13 close to the camera, or at 4K): its widest spaces (4 modules)
-        // leave cells without an edge, so the finest level sees the code in pieces. A piece's bar
-        // profile reaches further while its bars run to its end, and a coarser level's region that
-        // spans the whole code stands for shorter pieces.
-        for module in [4.5, 5, 6, 7, 9, 10] {
+        // Modules of 4.5–12 px (an EAN-13 close to the camera, or at 4K): its widest spaces (4 modules)
+        // leave cells without an edge, so the finest level sees the code in pieces; a coarser
+        // level's region that spans the whole code stands for them.
+        for module in [4.5, 5, 6, 6.5, 7, 9, 10, 12] {
             for barHeight in [120.0, 215] {
                 var scene = try DetectScene(width: Int(95 * module + 300), height: Int(barHeight + 200))
                 try scene.add(try CodeMatrix.ean13("8951321769065"), x: Double(scene.image.width) / 2,
