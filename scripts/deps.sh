@@ -22,8 +22,8 @@ build=(pkg-config make libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libg
        libmosquitto-dev mosquitto mosquitto-clients openssl
        # SVG icons in aroverlay's styles
        librsvg2-dev
-       # headless Chromium, which loads arserve's browser page in the tests (arserve --http)
-       chromium
+       # headless Chromium and Firefox, which load arserve's browser page in the tests (arserve --http)
+       chromium firefox-esr
        # arserve's WebRTC video: webrtcbin's and SDP's headers (module maps), ICE for webrtcbin
        # (webrtcbin itself is in plugins-bad, its H.264 from x264enc in plugins-ugly, both above)
        libgstreamer-plugins-bad1.0-dev gstreamer1.0-nice

@@ -14,8 +14,9 @@ final class WebPageTests: XCTestCase {
     private let events = EventRecorder()
 
     /// Serves `cameras` (name, pipeline text) over RTSP and HTTP; returns the HTTP port.
-    private func serve(_ cameras: [(String, String)], credentials: BasicCredentials? = nil) throws -> Int {
+    private func serve(_ cameras: [(String, String)], credentials: BasicCredentials? = nil, encoder: H264Encoder? = nil) throws -> Int {
         var options = ServeOptions()
+        options.encoder = encoder
         options.port = 0
         options.log = events.log
         options.user = credentials?.user
@@ -120,6 +121,14 @@ final class WebPageTests: XCTestCase {
         try checkPage(video: "webrtc")
     }
 
+    func testOverWebRTCFromOpenH264ThePageShowsVideoListsTheCodesAndAClickTapsTheCode() throws {
+        try checkPage(video: "webrtc", encoder: .openh264)
+    }
+
+    func testInFirefoxOverJPEGThePageShowsVideoListsTheCodesAndAClickTapsTheCode() throws {
+        try checkPage(video: "jpeg", in: HeadlessFirefox())
+    }
+
     func testWhenWebRTCCannotConnectThePageFallsBackToJPEG() throws {
         let port = try serve([("dock", stillCodes(1, width: 320, height: 240))])
         // A browser whose WebRTC never takes arserve's offer (set before the page's script runs).
@@ -137,17 +146,19 @@ final class WebPageTests: XCTestCase {
         XCTAssertTrue(waitUntil { server?.cameras.first?.browser?.webRTCBranches == 0 }, "the WebRTC session that failed was ended")
     }
 
-    /// Loads the page with `?video=VIDEO` (`jpeg` or `webrtc`) for one camera and checks what a
-    /// viewer sees and does: frames at the frame's size that change, the codes listed, a click on a
-    /// code tapping it in the pipeline, the viewer counted in `/status`. Over WebRTC, viewers then
-    /// come and go and leave nothing behind.
-    private func checkPage(video: String) throws {
+    /// Loads the page with `?video=VIDEO` (`jpeg` or `webrtc`) for one camera in `browser`
+    /// (Chromium by default) and checks what a viewer sees and does: frames at the frame's size
+    /// that change, the codes listed, a click on a code tapping it in the pipeline, the viewer
+    /// counted in `/status`. Over WebRTC, viewers then come and go and leave nothing behind.
+    private func checkPage(video: String, encoder: H264Encoder? = nil,
+                           in browser: @autoclosure () throws -> TestBrowser = try HeadlessChromium()) throws {
         continueAfterFailure = false  // what follows a failure would only wait for the same thing again
         let truth = FileManager.default.temporaryDirectory.appendingPathComponent("arserve-web-\(UUID().uuidString).jsonl")
         defer { try? FileManager.default.removeItem(at: truth) }
-        let port = try serve([("dock", stillCodes(3, width: 640, height: 360, truth: truth.path))])
-        let browser = try HeadlessChromium()
-        try browser.call("Page.navigate", ["url": "http://127.0.0.1:\(port)/?video=\(video)"])
+        let port = try serve([("dock", stillCodes(3, width: 640, height: 360, truth: truth.path))], encoder: encoder)
+        let browser = try browser()
+        let name = browser is HeadlessFirefox ? "firefox" : "chromium"
+        try browser.navigate("http://127.0.0.1:\(port)/?video=\(video)")
 
         let panel = #"document.querySelector('section[data-camera="dock"]')"#
         let element = panel + (video == "jpeg" ? ".querySelector('canvas')" : ".querySelector('video')")
@@ -199,10 +210,10 @@ final class WebPageTests: XCTestCase {
         }
         latencies.sort()
         if !latencies.isEmpty {
-            print("web (\(video)): frames shown a median \(latencies[latencies.count / 2]) ms, p90 \(latencies[latencies.count * 9 / 10]) ms after reaching arserve")
+            print("web (\(name), \(video)\(encoder.map { ", " + $0.rawValue } ?? "")): frames shown a median \(latencies[latencies.count / 2]) ms, p90 \(latencies[latencies.count * 9 / 10]) ms after reaching arserve")
         }
-        if let path = ProcessInfo.processInfo.environment["ARSERVE_SCREENSHOT"], video == "webrtc" {
-            try browser.screenshot().write(to: URL(fileURLWithPath: path))
+        if let path = ProcessInfo.processInfo.environment["ARSERVE_SCREENSHOT"], video == "webrtc", let chromium = browser as? HeadlessChromium {
+            try chromium.screenshot().write(to: URL(fileURLWithPath: path))
         }
         guard video == "webrtc" else { return }
 
@@ -212,14 +223,14 @@ final class WebPageTests: XCTestCase {
         XCTAssertEqual(feed.webRTCBranches, 1)
         var descriptors: [Int] = []
         for _ in 0..<4 {
-            try browser.call("Page.reload")
+            try browser.reload()
             XCTAssertTrue(try browser.waitUntil("(\(panel)?.dataset.frames | 0) >= 2 && \(panel).dataset.video === 'webrtc'"), "frames after a reload")
             XCTAssertTrue(waitUntil { feed.viewerCount == 1 && feed.webRTCBranches == 1 },
                           "viewers \(feed.viewerCount), branches \(feed.webRTCBranches)")
             descriptors.append(openDescriptors())
         }
         XCTAssertLessThanOrEqual(descriptors[3], descriptors[1], "descriptors after each reload: \(descriptors)")
-        try browser.call("Page.navigate", ["url": "about:blank"])
+        try browser.navigate("about:blank")
         XCTAssertTrue(waitUntil { feed.viewerCount == 0 && feed.webRTCBranches == 0 }, "the last viewer left, the encoder stopped")
     }
 

@@ -139,8 +139,32 @@ func connectLoopback(port: Int, timeoutSeconds: Int) -> Int32? {
     return fd
 }
 
+/// A browser without a screen, driven by a test: one page.
+protocol TestBrowser: AnyObject {
+    /// Loads `url` in the page.
+    func navigate(_ url: String) throws
+    /// Loads the page again.
+    func reload() throws
+    /// Evaluates `expression` in the page (a promise is awaited) and returns its value as JSON does.
+    func evaluate(_ expression: String) throws -> Any?
+    /// A left click at (`x`, `y`), CSS pixels of the viewport, as a mouse would make it.
+    func click(x: Double, y: Double) throws
+}
+
+extension TestBrowser {
+    /// Waits until `expression` is true in the page, evaluating it every 100 ms for up to `seconds`.
+    func waitUntil(seconds: Double = 60, _ expression: String) throws -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try evaluate(expression) as? Bool == true { return true }
+            usleep(100_000)
+        }
+        return false
+    }
+}
+
 /// Chromium without a screen (Debian's `chromium`), driven over the DevTools protocol: one tab.
-final class HeadlessChromium {
+final class HeadlessChromium: TestBrowser {
     private let process = Process()
     private let profile: URL
     private let socket: TestWebSocket
@@ -205,24 +229,20 @@ final class HeadlessChromium {
         }
     }
 
-    /// Evaluates `expression` in the page (a promise is awaited) and returns its value as JSON does.
+    func navigate(_ url: String) throws {
+        try call("Page.navigate", ["url": url])
+    }
+
+    func reload() throws {
+        try call("Page.reload")
+    }
+
     func evaluate(_ expression: String) throws -> Any? {
         let result = try call("Runtime.evaluate", ["expression": expression, "returnByValue": true, "awaitPromise": true])
         if let exception = result["exceptionDetails"] { throw TestWebSocketError.refused("\(expression): \(exception)") }
         return (result["result"] as? [String: Any])?["value"]
     }
 
-    /// Waits until `expression` is true in the page, evaluating it every 100 ms for up to `seconds`.
-    func waitUntil(seconds: Double = 60, _ expression: String) throws -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try evaluate(expression) as? Bool == true { return true }
-            usleep(100_000)
-        }
-        return false
-    }
-
-    /// A left click at (`x`, `y`), CSS pixels of the viewport, as a mouse would make it.
     func click(x: Double, y: Double) throws {
         for type in ["mousePressed", "mouseReleased"] {
             try call("Input.dispatchMouseEvent", ["type": type, "x": x, "y": y, "button": "left", "clickCount": 1])
@@ -234,4 +254,144 @@ final class HeadlessChromium {
         let result = try call("Page.captureScreenshot", ["format": "png"])
         return try XCTUnwrap(Data(base64Encoded: try XCTUnwrap(result["data"] as? String)))
     }
+}
+
+/// Firefox without a screen (Debian's `firefox-esr`), driven over WebDriver BiDi (its built-in
+/// remote agent): one tab.
+final class HeadlessFirefox: TestBrowser {
+    private let process = Process()
+    private let profile: URL
+    private let socket: TestWebSocket
+    private var nextID = 0
+    /// The tab's browsing context.
+    private var context = ""
+
+    /// Path of Debian's browser, nil when it is not installed.
+    static let executable = ["/usr/bin/firefox-esr", "/usr/bin/firefox"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// Preferences of the test profile: WebRTC between processes on this machine (loopback
+    /// candidates, real host addresses), no first-run pages or updates.
+    static let preferences = [
+        "media.peerconnection.ice.loopback": "true",
+        "media.peerconnection.ice.obfuscate_host_addresses": "false",
+        "browser.shell.checkDefaultBrowser": "false",
+        "app.update.enabled": "false",
+        "datareporting.policy.dataSubmissionEnabled": "false",
+        "toolkit.telemetry.reportingpolicy.firstRun": "false",
+    ]
+
+    /// Starts it with a `width` × `height` viewport and attaches to its tab.
+    init(width: Int = 1100, height: Int = 500) throws {
+        profile = FileManager.default.temporaryDirectory.appendingPathComponent("arserve-firefox-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: profile, withIntermediateDirectories: true)
+        let prefs = Self.preferences.sorted { $0.key < $1.key }.map { "user_pref(\"\($0.key)\", \($0.value));" }.joined(separator: "\n")
+        try Data((prefs + "\n").utf8).write(to: profile.appendingPathComponent("user.js"))
+        let port = try XCTUnwrap(freeLoopbackPort(), "a free port for Firefox's remote agent")
+        process.executableURL = URL(fileURLWithPath: try XCTUnwrap(Self.executable, "firefox-esr is installed (scripts/deps.sh build)"))
+        process.arguments = ["--headless", "--no-remote", "--profile", profile.path, "--remote-debugging-port", "\(port)", "about:blank"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["MOZ_HEADLESS_WIDTH"] = "\(width)"
+        environment["MOZ_HEADLESS_HEIGHT"] = "\(height)"
+        process.environment = environment
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        // "WebDriver BiDi listening on ws://127.0.0.1:PORT"
+        var text = ""
+        while !text.contains("WebDriver BiDi listening") {
+            let data = errors.fileHandleForReading.availableData
+            guard !data.isEmpty else { break }
+            text += String(decoding: data, as: UTF8.self)
+        }
+        XCTAssertTrue(text.contains("WebDriver BiDi listening"), "firefox started its remote agent: \(text)")
+        errors.fileHandleForReading.readabilityHandler = { _ = $0.availableData }
+        socket = try TestWebSocket(port: port, path: "/session")
+        try call("session.new", ["capabilities": [String: Any]()])
+        let tree = try call("browsingContext.getTree", ["maxDepth": 0])
+        context = try XCTUnwrap((tree["contexts"] as? [[String: Any]])?.first?["context"] as? String, "a tab: \(tree)")
+        try call("browsingContext.setViewport", ["context": context, "viewport": ["width": width, "height": height]])
+    }
+
+    deinit {
+        _ = try? call("session.end")
+        process.terminate()
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: profile)
+    }
+
+    /// Sends BiDi command `method` and returns its result.
+    @discardableResult
+    func call(_ method: String, _ params: [String: Any] = [:]) throws -> [String: Any] {
+        nextID += 1
+        let id = nextID
+        let request = try JSONSerialization.data(withJSONObject: ["id": id, "method": method, "params": params])
+        try socket.send(text: String(decoding: request, as: UTF8.self))
+        while true {
+            let message = try socket.receive()
+            guard let object = try JSONSerialization.jsonObject(with: Data(message.bytes)) as? [String: Any],
+                  object["id"] as? Int == id else { continue }  // events
+            if object["type"] as? String == "error" {
+                throw TestWebSocketError.refused("\(method): \(object["error"] ?? "") \(object["message"] ?? "")")
+            }
+            return object["result"] as? [String: Any] ?? [:]
+        }
+    }
+
+    func navigate(_ url: String) throws {
+        try call("browsingContext.navigate", ["context": context, "url": url, "wait": "complete"])
+    }
+
+    func reload() throws {
+        try call("browsingContext.reload", ["context": context, "wait": "complete"])
+    }
+
+    func evaluate(_ expression: String) throws -> Any? {
+        let result = try call("script.evaluate", ["expression": expression, "target": ["context": context], "awaitPromise": true,
+                                                  "resultOwnership": "none"])
+        guard result["type"] as? String == "success" else {
+            throw TestWebSocketError.refused("\(expression): \(result["exceptionDetails"] ?? result)")
+        }
+        return Self.value(result["result"])
+    }
+
+    func click(x: Double, y: Double) throws {
+        let pointer: [[String: Any]] = [["type": "pointerMove", "x": Int(x.rounded()), "y": Int(y.rounded())],
+                                        ["type": "pointerDown", "button": 0], ["type": "pointerUp", "button": 0]]
+        try call("input.performActions", ["context": context, "actions": [
+            ["type": "pointer", "id": "mouse", "parameters": ["pointerType": "mouse"], "actions": pointer],
+        ]])
+    }
+
+    /// A BiDi remote value (`{"type": …, "value": …}`) as JSON would give it.
+    static func value(_ remote: Any?) -> Any? {
+        guard let remote = remote as? [String: Any], let type = remote["type"] as? String else { return nil }
+        switch type {
+        case "string", "number", "boolean": return remote["value"]
+        case "array": return (remote["value"] as? [Any] ?? []).map { value($0) ?? NSNull() }
+        case "object":
+            var out: [String: Any] = [:]
+            for pair in remote["value"] as? [[Any]] ?? [] {
+                if pair.count == 2, let key = pair[0] as? String { out[key] = value(pair[1]) ?? NSNull() }
+            }
+            return out
+        default: return nil
+        }
+    }
+}
+
+/// A TCP port free on loopback now (bound, then released).
+func freeLoopbackPort() -> Int? {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+    }
+    return bound ? Int(UInt16(bigEndian: address.sin_port)) : nil
 }
