@@ -11,8 +11,9 @@ import Foundation
 ///
 /// - JPEG (`subscribe`): each picture with the codes it carries (`BrowserFrame`), over the
 ///   camera's WebSocket.
-/// - WebRTC (`subscribeWebRTC`): H.264 from one shared encoder (`WebRTCEncoder`) to one
-///   webrtcbin per browser (`WebRTCPeer`), the signalling and each frame's codes over the socket.
+/// - WebRTC (`subscribeWebRTC`): H.264 or VP8, whichever the browser decodes (`WebRTCCodec`),
+///   from one shared encoder per codec (`WebRTCEncoder`) to one webrtcbin per browser
+///   (`WebRTCPeer`), the signalling and each frame's codes over the socket.
 ///
 /// Frames come from the camera's streaming thread and are never waited for: each encoder takes
 /// the newest two, and each viewer's own delivery keeps only what it has not sent yet (see
@@ -31,8 +32,11 @@ public final class BrowserFeed: @unchecked Sendable {  // every mutable field is
     private var encoder: Encoder?
     /// The H.264 encoder WebRTC viewers need; nil when none is installed.
     private let h264: H264Encoder?
+    /// Whether VP8 can be encoded (vp8enc installed), for browsers without H.264.
+    private let vp8 = elementInstalled("vp8enc")
     private var peers: [Int: WebRTCPeer] = [:]
-    private var webrtc: WebRTCEncoder?
+    /// The running encoders, one per codec some viewer receives.
+    private var webrtc: [WebRTCCodec: WebRTCEncoder] = [:]
     /// Frames pushed and not yet encoded: their codes and arrival time, by the timestamp they were pushed with.
     private var waiting: [UInt64: (record: FrameRecord, receivedMilliseconds: Double)] = [:]
     private var sequence: UInt64 = 0
@@ -57,7 +61,7 @@ public final class BrowserFeed: @unchecked Sendable {  // every mutable field is
     public var webRTCBranches: Int {
         lock.lock()
         defer { lock.unlock() }
-        return webrtc?.branchCount ?? 0
+        return webrtc.values.reduce(0) { $0 + $1.branchCount }
     }
 
     /// Size of the last frame pushed, pixels; nil before the first.
@@ -80,17 +84,17 @@ public final class BrowserFeed: @unchecked Sendable {  // every mutable field is
         return id
     }
 
-    /// Starts a WebRTC session for a new viewer: `send` gets the JSON text messages for its page
-    /// (`SignalMessage`s, then a `VideoRecord` per frame), on GStreamer's threads, until
-    /// `unsubscribe` with the number returned. The first WebRTC viewer starts the H.264 encoder.
-    /// Nil when no H.264 encoder is installed.
-    public func subscribeWebRTC(_ send: @escaping @Sendable (String) -> Void) -> Int? {
-        guard let h264 else { return nil }
+    /// Starts a WebRTC session for a new viewer whose browser decodes `codecs` (nil: unknown):
+    /// `send` gets the JSON text messages for its page (`SignalMessage`s, then a `VideoRecord` per
+    /// frame), on GStreamer's threads, until `unsubscribe` with the number returned. The first
+    /// viewer of a codec starts its encoder. Nil when no codec both sides have is installed.
+    public func subscribeWebRTC(codecs: [WebRTCCodec]?, _ send: @escaping @Sendable (String) -> Void) -> Int? {
+        guard let h264, let codec = WebRTCCodec.choose(browser: codecs, h264: true, vp8: vp8) else { return nil }
         lock.lock()
         let id = nextViewer
         nextViewer += 1
-        let encoder = webrtc ?? WebRTCEncoder(encoder: h264, feed: self)
-        webrtc = encoder
+        let encoder = webrtc[codec] ?? WebRTCEncoder(codec: codec, h264: h264, feed: self)
+        webrtc[codec] = encoder
         let peer = WebRTCPeer(encoder: encoder, send: send)
         peers[id] = peer
         // Under the lock: a viewer leaving at once waits for its branch to be in place.
@@ -118,13 +122,12 @@ public final class BrowserFeed: @unchecked Sendable {  // every mutable field is
             waiting = [:]
         }
         let peer = peers.removeValue(forKey: id)
-        let webrtc = self.webrtc
         var stoppingWebRTC: WebRTCEncoder?
-        if let peer, let webrtc {
+        if let peer, let webrtc = webrtc[peer.codec] {
             webrtc.remove(peer)
-            if peers.isEmpty {
+            if !peers.values.contains(where: { $0.codec == peer.codec }) {
                 stoppingWebRTC = webrtc
-                self.webrtc = nil
+                self.webrtc[peer.codec] = nil
             }
         }
         lock.unlock()
@@ -138,9 +141,9 @@ public final class BrowserFeed: @unchecked Sendable {  // every mutable field is
               receivedMilliseconds: Double) {
         lock.lock()
         lastSize = (record.width, record.height)
-        let webrtc = self.webrtc
+        let webrtc = self.webrtc.values
         lock.unlock()
-        webrtc?.push(buffer, caps: caps, record: record, receivedMilliseconds: receivedMilliseconds)
+        for encoder in webrtc { encoder.push(buffer, caps: caps, record: record, receivedMilliseconds: receivedMilliseconds) }
         lock.lock()
         guard let encoder else { lock.unlock(); return }
         sequence += 1

@@ -17,11 +17,7 @@ public enum H264Encoder: String, CaseIterable, Sendable {
 
     /// The first encoder installed, in order of preference; nil when none is.
     public static func available() -> H264Encoder? {
-        allCases.first { encoder in
-            guard let factory = gst_element_factory_find(encoder.rawValue) else { return false }
-            gst_object_unref(UnsafeMutableRawPointer(factory))
-            return true
-        }
+        allCases.first { elementInstalled($0.rawValue) }
     }
 
     /// Launch text from raw video to an RTP payloader named `pay0`. Key frames every second at
@@ -43,4 +39,11 @@ public enum H264Encoder: String, CaseIterable, Sendable {
         }
         return "videoconvert ! video/x-raw,format=I420 ! \(encode)"
     }
+}
+
+/// Whether GStreamer has an element factory named `name` (its plugin installed and loadable).
+func elementInstalled(_ name: String) -> Bool {
+    guard let factory = gst_element_factory_find(name) else { return false }
+    gst_object_unref(UnsafeMutableRawPointer(factory))
+    return true
 }

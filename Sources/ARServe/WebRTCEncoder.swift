@@ -5,11 +5,11 @@ import CGStreamer
 import CGstApp
 import Foundation
 
-/// A camera's H.264 for its WebRTC viewers, encoded once for all of them, from the first viewer to
-/// the last one leaving:
+/// A camera's video in one codec (H.264 or VP8) for its WebRTC viewers that receive it, encoded
+/// once for all of them, from the first such viewer to the last one leaving:
 ///
 ///     appsrc (leaky, 2 frames) ! videoconvert ! x264enc ! tee ─┬─ viewer 1 (`WebRTCPeer`)
-///                                                              └─ viewer 2 …
+///                                               (or vp8enc)     └─ viewer 2 …
 ///
 /// Frames are stamped with the encoder pipeline's running time when pushed (from 0); each viewer's
 /// payloader reports the RTP timestamp a frame leaves with, and `record(pts:)` gives the codes
@@ -22,6 +22,8 @@ final class WebRTCEncoder: @unchecked Sendable {  // `caps`, `lastPTS`, `firstRu
     static let recentFrames = 32
 
     let pipeline: UnsafeMutablePointer<GstElement>
+    /// What it encodes to.
+    let codec: WebRTCCodec
     private let source: UnsafeMutablePointer<GstElement>
     private let tee: UnsafeMutablePointer<GstElement>
     private let lock = NSLock()
@@ -31,15 +33,27 @@ final class WebRTCEncoder: @unchecked Sendable {  // `caps`, `lastPTS`, `firstRu
     private var firstRunningTime: GstClockTime?
     private var recent: [(pts: UInt64, record: FrameRecord, receivedMilliseconds: Double)] = []
 
-    /// Launch text: raw video in, H.264 out to a tee with no branch yet.
-    static func launch(_ encoder: H264Encoder) -> String {
-        "appsrc name=in is-live=true format=time leaky-type=downstream max-buffers=2 max-bytes=0 "
-            + "! \(encoder.encode(bitrateKbps: 2000)) ! tee name=split allow-not-linked=true"
+    /// Bit rate of the browsers' video, kbit/s.
+    static let bitrateKbps = 2000
+
+    /// Launch text: raw video in, `codec` out (H.264 from `h264`) to a tee with no branch yet.
+    static func launch(_ codec: WebRTCCodec, h264: H264Encoder) -> String {
+        let encode: String
+        switch codec {
+        case .h264: encode = h264.encode(bitrateKbps: bitrateKbps)
+        case .vp8:
+            // Realtime, no frames held back for look-ahead, one thread, a key frame a second at 30 fps.
+            encode = "videoconvert ! video/x-raw,format=I420 ! vp8enc deadline=1 cpu-used=8 threads=1 lag-in-frames=0 "
+                + "end-usage=cbr target-bitrate=\(bitrateKbps * 1000) keyframe-max-dist=30 error-resilient=default"
+        }
+        return "appsrc name=in is-live=true format=time leaky-type=downstream max-buffers=2 max-bytes=0 "
+            + "! \(encode) ! tee name=split allow-not-linked=true"
     }
 
-    /// Starts encoding with `encoder`; messages from the pipeline go to `feed`'s log.
-    init(encoder: H264Encoder, feed: BrowserFeed) {
-        pipeline = gst_parse_launch(Self.launch(encoder), nil)!
+    /// Starts encoding to `codec` (H.264 with `h264`); messages from the pipeline go to `feed`'s log.
+    init(codec: WebRTCCodec, h264: H264Encoder, feed: BrowserFeed) {
+        self.codec = codec
+        pipeline = gst_parse_launch(Self.launch(codec, h264: h264), nil)!
         let bin = UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self)
         source = gst_bin_get_by_name(bin, "in")!
         tee = gst_bin_get_by_name(bin, "split")!
@@ -163,4 +177,23 @@ private let onTeePadIdle: GstPadProbeCallback = { pad, _, data in
     }
     if let data { Unmanaged<ProbeSignal>.fromOpaque(data).takeUnretainedValue().semaphore.signal() }
     return GST_PAD_PROBE_REMOVE
+}
+
+extension WebRTCCodec {
+    /// The element that encodes it, whose plugin must be installed.
+    var encoderElement: String? {
+        switch self {
+        case .h264: nil  // one of `H264Encoder`'s
+        case .vp8: "vp8enc"
+        }
+    }
+
+    /// Launch text of its RTP payloader, named `pay`, for one viewer's webrtcbin. Payload type
+    /// 96 either way: each viewer's session has one codec.
+    var payloader: String {
+        switch self {
+        case .h264: "rtph264pay name=pay pt=96 config-interval=-1 aggregate-mode=zero-latency timestamp-offset=0"
+        case .vp8: "rtpvp8pay name=pay pt=96 picture-id-mode=15-bit timestamp-offset=0"
+        }
+    }
 }

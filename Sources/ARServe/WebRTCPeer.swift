@@ -8,10 +8,10 @@ import Foundation
 
 /// One browser's WebRTC session: a branch after its camera's shared encoder,
 ///
-///     queue (leaky) ! rtph264pay ! webrtcbin
+///     queue (leaky) ! rtph264pay (or rtpvp8pay) ! webrtcbin
 ///
-/// that offers one send-only H.264 track as soon as the encoder's caps reach it, trickles its ICE
-/// candidates, and takes the page's answer and candidates (`handle`). Each frame leaving its
+/// that offers one send-only video track in the encoder's codec as soon as the encoder's caps
+/// reach it, trickles its ICE candidates, and takes the page's answer and candidates (`handle`). Each frame leaving its
 /// payloader sends the page that frame's codes with its RTP timestamp (`VideoRecord`).
 ///
 /// Threads: `send` is called on webrtcbin's and the payloader's threads; `handle` on the web
@@ -22,24 +22,28 @@ final class WebRTCPeer: @unchecked Sendable {  // `teePad` only touched by the e
     private let webrtc: UnsafeMutablePointer<GstElement>
     private let send: @Sendable (String) -> Void
     private weak var encoder: WebRTCEncoder?
+    /// What its encoder encodes to.
+    let codec: WebRTCCodec
     /// The tee's pad feeding the branch, while added.
     var teePad: UnsafeMutablePointer<GstPad>?
     private var lastPTS: UInt64?
 
-    /// The branch's launch text. A queue of a second at most whose oldest frames are dropped: a
-    /// viewer that stalls never holds back the encoder or the other viewers. `timestamp-offset=0`
-    /// keeps RTP timestamps a plain function of the frames' timestamps.
-    static let launch = "queue leaky=downstream max-size-buffers=30 max-size-bytes=0 max-size-time=0 "
-        + "! rtph264pay name=pay pt=96 config-interval=-1 aggregate-mode=zero-latency timestamp-offset=0 "
-        + "! webrtcbin name=webrtc bundle-policy=max-bundle"
+    /// The branch's launch text for `codec`. A queue of a second at most whose oldest frames are
+    /// dropped: a viewer that stalls never holds back the encoder or the other viewers.
+    /// `timestamp-offset=0` keeps RTP timestamps a plain function of the frames' timestamps.
+    static func launch(_ codec: WebRTCCodec) -> String {
+        "queue leaky=downstream max-size-buffers=30 max-size-bytes=0 max-size-time=0 ! \(codec.payloader) "
+            + "! webrtcbin name=webrtc bundle-policy=max-bundle"
+    }
 
-    /// A branch for `encoder` that talks to the page through `send` (JSON text messages).
+    /// A branch for `encoder` (its codec) that talks to the page through `send` (JSON text messages).
     init(encoder: WebRTCEncoder, send: @escaping @Sendable (String) -> Void) {
         self.encoder = encoder
+        codec = encoder.codec
         self.send = send
         var error: UnsafeMutablePointer<GError>?
         // A floating reference: sunk here, so the peer owns one whatever bin it is added to.
-        bin = gst_parse_bin_from_description(Self.launch, 1, &error)
+        bin = gst_parse_bin_from_description(Self.launch(codec), 1, &error)
         _ = gst_object_ref_sink(UnsafeMutableRawPointer(bin))
         if let error { g_error_free(error) }
         let gstBin = UnsafeMutableRawPointer(bin).assumingMemoryBound(to: GstBin.self)

@@ -14,6 +14,8 @@ import Foundation
 struct BrowserViewer: WSHandler {
     let camera: Camera
     let video: BrowserVideo
+    /// The codecs the page says its browser decodes (nil: it does not say).
+    let codecs: [WebRTCCodec]?
 
     func makeFrames(for client: AsyncThrowingStream<WSFrame, any Error>) async throws -> AsyncStream<WSFrame> {
         guard let feed = camera.browser else { return AsyncStream { $0.finish() } }
@@ -29,7 +31,7 @@ struct BrowserViewer: WSHandler {
         case .webrtc:
             // Signalling must not be dropped; a second of records at most waits behind it.
             (frames, out) = AsyncStream<WSFrame>.makeStream(bufferingPolicy: .bufferingNewest(64))
-            guard let id = feed.subscribeWebRTC({ text in
+            guard let id = feed.subscribeWebRTC(codecs: codecs, { text in
                 out.yield(WSFrame(fin: true, opcode: .text, mask: nil, payload: Data(text.utf8)))
             }) else {
                 out.yield(WSFrame(fin: true, opcode: .close, mask: nil, payload: Data([0x03, 0xF3])))  // 1011: cannot serve

@@ -144,8 +144,9 @@ struct Routes: HTTPHandler {
             guard let camera = cameras.first(where: { $0.name == parts[1] }), camera.browser != nil else {
                 return HTTPResponse(statusCode: .notFound, body: Data("no camera \(parts[1]) to show in a browser\n".utf8))
             }
-            let video = BrowserVideo(query: request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&"))
-            return try await WebSocketHTTPHandler(handler: BrowserViewer(camera: camera, video: video)).handleRequest(request)
+            let query = request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+            let viewer = BrowserViewer(camera: camera, video: BrowserVideo(query: query), codecs: WebRTCCodec.listed(inQuery: query))
+            return try await WebSocketHTTPHandler(handler: viewer).handleRequest(request)
         default:
             return HTTPResponse(statusCode: .notFound, body: Data("not found\n".utf8))
         }

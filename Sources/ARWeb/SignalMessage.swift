@@ -6,7 +6,7 @@ import Foundation
 ///     {"answer":"v=0\r\n…"}                                 page → arserve: the browser's answer
 ///     {"candidate":"candidate:1 1 UDP …","sdpMLineIndex":0}  either way: an ICE candidate
 ///
-/// arserve always offers (one send-only H.264 video track) and the page answers.
+/// arserve always offers (one send-only video track, H.264 or VP8: `WebRTCCodec`) and the page answers.
 public enum SignalMessage: Equatable, Sendable {
     /// arserve's offer, SDP text.
     case offer(sdp: String)

@@ -10,7 +10,8 @@
 /// sends a `DisplayedClick`. A panel reconnects when its socket closes.
 ///
 /// Each panel carries what it shows for scripts and tests: `data-camera` (name), `data-video`
-/// (`webrtc` or `jpeg`: the way frames come now), `data-frames` (frames shown), `data-latency-ms`
+/// (`webrtc` or `jpeg`: the way frames come now), `data-codec` (over WebRTC: `H264` or `VP8`, as
+/// arserve offered it for the codecs the page listed, `WebRTCCodec`), `data-frames` (frames shown), `data-latency-ms`
 /// (how long after reaching arserve the last frame was shown); each list item `data-id` (track
 /// id) and `data-payload`.
 public enum WebPage {
@@ -162,7 +163,10 @@ public enum WebPage {
       video.hidden = false;
       const state = section.querySelector(".state");
       state.textContent = "connecting (WebRTC)…";
-      const socket = new WebSocket(socketURL(camera, "webrtc"));
+      // The codecs this browser decodes, for arserve to choose one it can encode (`WebRTCCodec`).
+      const codecs = RTCRtpReceiver.getCapabilities ? [...new Set(RTCRtpReceiver.getCapabilities("video").codecs
+        .map(c => c.mimeType.split("/")[1]))].join(",") : "";
+      const socket = new WebSocket(socketURL(camera, "webrtc") + (codecs ? "&codecs=" + encodeURIComponent(codecs) : ""));
       const peer = new RTCPeerConnection({ iceServers: [] });
       const records = new Map();  // RTP timestamp → the frame's codes, the last 64
       let newest = null, remoteSet = false, early = [], ended = false, frames = 0;
@@ -178,6 +182,8 @@ public enum WebPage {
       socket.onmessage = async event => {
         const message = JSON.parse(event.data);
         if (message.offer) {
+          const codec = /a=rtpmap:\d+ ([A-Za-z0-9]+)\//.exec(message.offer);
+          section.dataset.codec = codec ? codec[1] : "";
           await peer.setRemoteDescription({ type: "offer", sdp: message.offer });
           remoteSet = true;
           for (const c of early) await peer.addIceCandidate(c).catch(() => {});

@@ -129,6 +129,11 @@ final class WebPageTests: XCTestCase {
         try checkPage(video: "jpeg", in: HeadlessFirefox())
     }
 
+    func testInFirefoxOverWebRTCThePageGetsVP8ShowsVideoListsTheCodesAndAClickTapsTheCode() throws {
+        // Firefox as Debian ships it decodes no H.264: the page lists VP8, and arserve encodes that.
+        try checkPage(video: "webrtc", in: HeadlessFirefox())
+    }
+
     func testWhenWebRTCCannotConnectThePageFallsBackToJPEG() throws {
         let port = try serve([("dock", stillCodes(1, width: 320, height: 240))])
         // A browser whose WebRTC never takes arserve's offer (set before the page's script runs).
@@ -165,6 +170,10 @@ final class WebPageTests: XCTestCase {
         // Frames arrive, shown at the frame's size, the way asked for (no fallback).
         XCTAssertTrue(try browser.waitUntil("(\(panel)?.dataset.frames | 0) >= 2"), "frames shown")
         XCTAssertEqual(try browser.evaluate("\(panel).dataset.video") as? String, video)
+        if video == "webrtc" {
+            // Chromium decodes H.264 and gets it (the cheaper encoder); Firefox does not, and gets VP8.
+            XCTAssertEqual(try browser.evaluate("\(panel).dataset.codec") as? String, browser is HeadlessFirefox ? "VP8" : "H264")
+        }
         let size = video == "jpeg" ? "[\(element).width, \(element).height]" : "[\(element).videoWidth, \(element).videoHeight]"
         XCTAssertEqual(try browser.evaluate(size) as? [Int], [640, 360])
         // ... and change: the picture drawn to a canvas in the page, its pixels summed, differs between two moments.
