@@ -17,6 +17,12 @@ public struct Point: Hashable, Sendable {
     public static func * (a: Point, s: Double) -> Point { Point(x: a.x * s, y: a.y * s) }
 
     /// Euclidean distance to `other`, in pixels.
+    /// This vector scaled to length 1 (zero stays zero).
+    public var normalised: Point {
+        let l = (x * x + y * y).squareRoot()
+        return l > 0 ? self * (1 / l) : self
+    }
+
     public func distance(to other: Point) -> Double {
         let dx = x - other.x, dy = y - other.y
         return (dx * dx + dy * dy).squareRoot()
@@ -139,7 +145,6 @@ public struct Quad: Hashable, Sendable {
         return s / 2
     }
 
-    /// Mean length of the four sides, pixels.
     /// Area enclosed, square pixels (shoelace formula; the quad is simple).
     public var area: Double {
         var twice = 0.0
@@ -150,6 +155,7 @@ public struct Quad: Hashable, Sendable {
         return abs(twice) / 2
     }
 
+    /// Mean length of the four sides, pixels.
     public var meanSide: Double {
         let c = corners
         var s = 0.0
@@ -173,6 +179,16 @@ public struct Quad: Hashable, Sendable {
     public func scaled(sx: Double, sy: Double) -> Quad {
         func s(_ p: Point) -> Point { Point(x: p.x * sx, y: p.y * sy) }
         return Quad(topLeft: s(topLeft), topRight: s(topRight), bottomRight: s(bottomRight), bottomLeft: s(bottomLeft))
+    }
+
+    /// Every corner moved away from the centre: its distance scaled by `factor`, then `pixels`
+    /// more (a margin of about `pixels` on every side of a rectangle-like quad).
+    public func grown(by factor: Double, plus pixels: Double = 0) -> Quad {
+        let c = center
+        return Quad(topLeft: c + (topLeft - c) * factor + (topLeft - c).normalised * pixels,
+                    topRight: c + (topRight - c) * factor + (topRight - c).normalised * pixels,
+                    bottomRight: c + (bottomRight - c) * factor + (bottomRight - c).normalised * pixels,
+                    bottomLeft: c + (bottomLeft - c) * factor + (bottomLeft - c).normalised * pixels)
     }
 
     /// The largest distance between a corner of this quad and the same corner of `other`, pixels.

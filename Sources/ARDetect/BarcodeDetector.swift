@@ -361,7 +361,7 @@ public final class BarcodeDetector {
     public func detect(_ luma: LumaImage, in regions: [Quad]) -> [Detection] {
         var found: [Detection] = []
         for region in regions {
-            let grown = Self.grown(region, by: 1.25)
+            let grown = region.grown(by: 1.25, plus: 8)
             let degrees = options.rotate ? region.rotationDegrees : 0
             merge(scan(luma, region: grown, degrees: degrees, skipPlain: false), into: &found)
         }
@@ -427,7 +427,7 @@ public final class BarcodeDetector {
     /// reading made there instead when it reads another code of the family (`d` joined two codes'
     /// halves, one of them that code); nil when none reads anything. `reach`: the crop's index.
     private func isolated(_ d: Detection, in luma: LumaImage) -> (detection: Detection, reach: Int)? {
-        let near = Self.grown(d.quad, by: 1.25).boundingBox, wider = Self.grown(d.quad, by: 2.5).boundingBox
+        let near = d.quad.grown(by: 1.25, plus: 8).boundingBox, wider = d.quad.grown(by: 2.5, plus: 8).boundingBox
         var boxes = [near, wider]
         // Across the frame only for an outline that can be a code: a sliver (under 4 px across)
         // comes from points on one bar, and its rows may hold the two codes again.
@@ -443,12 +443,6 @@ public final class BarcodeDetector {
             if let other = readings.first { return (other, reach) }
         }
         return nil
-    }
-
-    /// `quad` scaled by `factor` about its centre and grown 8 px more (a small code's quiet zone).
-    private static func grown(_ quad: Quad, by factor: Double) -> Quad {
-        let c = quad.center
-        return Quad(quad.corners.map { c + ($0 - c) * factor + ($0 - c).normalised * 8 })!
     }
 
     /// EAN/UPC readings in `box` (frame pixels, clipped to the frame): the same pixels as the
@@ -524,12 +518,4 @@ extension Detection {
     /// The code's orientation: the angle of its top edge (own top-left → top-right), degrees
     /// clockwise on screen from the x axis, −180…180. 0 = upright.
     public var orientationDegrees: Double { quad.rotationDegrees }
-}
-
-extension Point {
-    /// This vector scaled to length 1 (zero stays zero).
-    var normalised: Point {
-        let l = (x * x + y * y).squareRoot()
-        return l > 0 ? self * (1 / l) : self
-    }
 }

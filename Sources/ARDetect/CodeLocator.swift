@@ -154,7 +154,7 @@ public struct CodeLocator: Sendable {
                                       member: { $0.textured && $0.coherence >= minCoherence },
                                       joins: { a, b in angleDifference(a.angle, b.angle) < 0.3 })
         // Skip quads grown by a cell each way: a code's edge cells straddle its outline.
-        let skip = skipping.map { q in Quad(q.corners.map { q.center + ($0 - q.center) + ($0 - q.center).normalised * Double(cell) })! }
+        let skip = skipping.map { $0.grown(by: 1, plus: Double(cell)) }
         func skipped(_ group: [Int]) -> Bool {
             skip.contains { q in group.allSatisfy { q.contains(centre($0, cols: cols)) } }
         }
@@ -317,7 +317,7 @@ public struct CodeLocator: Sendable {
     public func region(around quad: Quad, kind: LocatedRegion.Kind, in luma: LumaImage) -> LocatedRegion {
         // The code may have moved a little from where it is expected: a quarter more, and 8 px.
         let c = quad.center
-        let quad = Quad(quad.corners.map { c + ($0 - c) * 1.25 + ($0 - c).normalised * 8 })!
+        let quad = quad.grown(by: 1.25, plus: 8)
         switch kind {
         case .linear:
             let along = quad.topRight - quad.topLeft

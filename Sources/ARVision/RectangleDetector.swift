@@ -27,6 +27,8 @@ public struct RectangleCandidate: Hashable, Sendable {
     public var aspect: Double
     /// Share of the outline on strong edges running its way, lowered where they run on past the corners, 0…1.
     public var confidence: Double
+    /// Share of its least supported side on such edges, 0…1.
+    var leastSideSupport = 1.0
 
     /// A candidate at `quad` (pixels) with its `aspect` and `confidence` (0…1).
     public init(quad: Quad, aspect: Double, confidence: Double) {
@@ -412,14 +414,27 @@ public struct RectangleDetector: Sendable {
 
     func detect(reduced plane: LumaPlane) -> [RectangleCandidate] {
         var found = candidates(plane)
-        // A picture's frame, mount or margin makes rectangles inside its outline: the outline is
-        // the object when it is about as sure (within 15 %) as one inside it.
-        found = found.filter { inner in
-            !found.contains { outer in
-                outer.quad.area > 1.1 * inner.quad.area && outer.confidence >= 0.85 * inner.confidence
-                    && inner.quad.corners.allSatisfy { outer.quad.contains($0) }
+        // A picture's frame, mount or margin makes rectangles inside its outline, and quads with
+        // some sides on the outline and some on the inner edge: the outline is the object when it
+        // is about as sure (within 15 %) as one inside it and well seen on every side (90 %: not
+        // a line across the wall that happens to close a larger quad). Inside counts within
+        // 1.5 px for the middles of the inner one's sides (a side the two share) and 4 px for its
+        // corners (where an inner edge meets the outline at a shallow angle, their lines cross a
+        // little outside), and larger by 3 % (more than two sides a pixel out). Largest first, and
+        // only a quad still standing puts one inside it aside.
+        var standing: [RectangleCandidate] = []
+        for inner in found.sorted(by: { $0.quad.area > $1.quad.area }) {
+            let c = inner.quad.corners
+            let middles = (0..<4).map { (c[$0] + c[($0 + 1) % 4]) * 0.5 }
+            let inside = standing.contains { outer in
+                outer.quad.area > 1.03 * inner.quad.area && outer.confidence >= 0.85 * inner.confidence
+                    && outer.leastSideSupport >= 0.9
+                    && middles.allSatisfy(outer.quad.grown(by: 1, plus: 1.5 * 2.0.squareRoot()).contains)
+                    && c.allSatisfy(outer.quad.grown(by: 1, plus: 4 * 2.0.squareRoot()).contains)
             }
+            if !inside { standing.append(inner) }
         }
+        found = standing
         // Most confident first; among overlapping ones the first stays.
         found.sort { ($0.confidence, $0.quad.area) > ($1.confidence, $1.quad.area) }
         var kept: [RectangleCandidate] = []
@@ -538,7 +553,9 @@ public struct RectangleDetector: Sendable {
         let confidence = coverage.reduce(0, +) / 4 * (1 - 0.6 * beyond / 4)
         guard confidence >= options.minConfidence else { return nil }
         guard Self.looksLikePicture(quad, plane) else { return nil }
-        return RectangleCandidate(quad: quad, aspect: aspect, confidence: confidence)
+        var found = RectangleCandidate(quad: quad, aspect: aspect, confidence: confidence)
+        found.leastSideSupport = coverage.min()!
+        return found
     }
 
     /// The corners rotated to start at the one nearest the bounding box's top-left.

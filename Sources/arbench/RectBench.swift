@@ -8,15 +8,19 @@ import Foundation
 /// mean side), coverage (frames where the poster is reported within 5 % of its size), id changes,
 /// and time per frame (pyramid, tracking and the throttled searches, one thread).
 enum RectBench {
-    static let command = BenchCommand(name: "rect", summary: "[--clips N] [--frames N] [--size WxH] [--rate SEARCHES/S] [--write FILE.rgba]: poster tracking error, coverage, ms/frame",
+    static let command = BenchCommand(name: "rect", summary: "[--clips N] [--first-clip K] [--frames N] [--size WxH] [--rate SEARCHES/S] [--write FILE.rgba] [--search-side PX] [--detail]: poster tracking error, coverage, ms/frame",
                                       run: run)
 
     static func run(_ args: [String]) throws {
         func value(_ flag: String, _ fallback: String) -> String { flagValue(args, flag, fallback) }
         let clips = Int(value("--clips", "6")) ?? 6
+        let firstClip = Int(value("--first-clip", "0")) ?? 0
         let frames = Int(value("--frames", "90")) ?? 90
         let size = frameSizes(value("--size", "640x480")).first ?? (640, 480)
         let rate = Double(value("--rate", "2")) ?? 2
+        var detector = RectangleDetector()
+        detector.maxSearchSide = Int(value("--search-side", "\(detector.maxSearchSide)")) ?? detector.maxSearchSide
+        let detail = args.contains("--detail")
         let frameNs: UInt64 = 33_333_333
         // The first clip's frames as raw RGBA, for a video to try the pipelines on.
         let raw = args.firstIndex(of: "--write").map { _ in value("--write", "") }
@@ -25,7 +29,7 @@ enum RectBench {
         defer { try? rawFile?.close() }
         var errors: [Double] = [], covered = 0, total = 0, idChanges = 0, found = 0
         var trackMs: [Double] = [], searchMs: [Double] = []
-        for clip in 0..<clips {
+        for clip in firstClip..<(firstClip + clips) {
             let wall = PosterScene.wall(width: size.width, height: size.height, seed: UInt64(clip))
             let picture = PosterScene.picture(width: 320, height: 240, seed: UInt64(clip))
             let pw = Double(size.width) * 0.375, ph = pw * 0.75
@@ -37,7 +41,7 @@ enum RectBench {
                 let truth = PosterScene.quad(time: Double(i) / Double(frames), frameWidth: size.width, frameHeight: size.height,
                                              posterWidth: pw, posterHeight: ph)
                 let composed = PosterScene.compose(picture, onto: wall, at: truth)
-                if clip == 0 { rawFile?.write(Data(composed.pixels)) }
+                if clip == firstClip { rawFile?.write(Data(composed.pixels)) }
                 let luma = composed.luma()
                 let t = UInt64(i) * frameNs
                 let t0 = DispatchTime.now().uptimeNanoseconds
@@ -47,7 +51,7 @@ enum RectBench {
                 var searched = 0.0
                 if throttle.isDue(at: t) {
                     let s0 = DispatchTime.now().uptimeNanoseconds
-                    detections = RectangleDetector().detect(pyramid)
+                    detections = detector.detect(pyramid)
                     searched = Double(DispatchTime.now().uptimeNanoseconds - s0) / 1e6
                     searchMs.append(searched)
                     throttle.started(at: t)
@@ -59,6 +63,11 @@ enum RectBench {
                 let best = update.tracks.filter { $0.state != .lost }.min { $0.quad.maxCornerDistance(to: truth) < $1.quad.maxCornerDistance(to: truth) }
                 guard let best else { continue }
                 let error = best.quad.maxCornerDistance(to: truth) / truth.meanSide
+                if detail, i % 10 == 0 || !detections.isEmpty {
+                    let off = zip(best.quad.corners, truth.corners).map { String(format: "(%+.1f,%+.1f)", $0.x - $1.x, $0.y - $1.y) }
+                    print(String(format: "clip %d frame %2d: error %.2f %%%@ corners off %@", clip, i, 100 * error,
+                                 detections.isEmpty ? "" : " (searched)", off.joined(separator: " ")))
+                }
                 errors.append(error)
                 if error <= 0.05 { covered += 1 }
                 if i == 0 { found += 1 }

@@ -207,19 +207,13 @@ final class TrackingStage {
         // A code's own texture may not be enough (fine bars follow only across): retry with
         // its surroundings, a region twice its size.
         // A fit that folds the quad or changes its area twofold is refused.
-        for region in [d.quad, Self.grown(d.quad, by: 2)] {
+        for region in [d.quad, d.quad.grown(by: 2)] {
             guard let m = estimator.estimate(region, from: pyramid, to: cur) else { continue }
             var moved = d
             moved.quad = m.transform.apply(d.quad)
             if moved.quad.isPlausibleMove(from: d.quad) { return moved }
         }
         return isNew ? d : nil
-    }
-
-    /// `quad` scaled by `factor` about its centre.
-    static func grown(_ quad: Quad, by factor: Double) -> Quad {
-        let c = quad.center
-        return Quad(quad.corners.map { c + ($0 - c) * factor })!
     }
 
     /// Matches `detections` (pixels of the frame in progress), writes the tracks onto `frame`
