@@ -147,6 +147,16 @@ public struct TargetTracker<Target: Sendable>: Sendable {
         return expired
     }
 
+    /// Ends the track `id` now (something else is at its place): reported once as `lost`, as an
+    /// expired one is. Nil when not live.
+    @discardableResult
+    public mutating func lose(id: UInt64) -> Entry? {
+        guard var gone = remove(id: id) else { return nil }
+        gone.state = .lost
+        lost.append(gone)
+        return gone
+    }
+
     /// Forgets the track `id` without reporting it (removed by the application); nil when not live.
     @discardableResult
     public mutating func remove(id: UInt64) -> Entry? {

@@ -43,6 +43,35 @@ final class RectangleTrackerTests: XCTestCase {
         XCTAssertEqual(tracker.update(detections: [], pyramid: p0, timestampNanoseconds: 200_000_000).tracks, [])
     }
 
+    /// Rectangles match by look as well as place: a poster swapped for another at the same place
+    /// does not inherit the first one's id (the first is lost, the new one added), while the same
+    /// poster found again under other light, turned a quarter in its plane, keeps its id.
+    func testAnotherPictureAtATracksPlaceStartsANewTrack() {
+        var tracker = RectangleTracker(expiryNanoseconds: 1_000_000_000, maxTracks: 4)
+        let (p0, q0) = pyramid(0)
+        let found = RectangleCandidate(quad: q0, aspect: 0.75, confidence: 0.99)
+        XCTAssertEqual(tracker.update(detections: [found], pyramid: p0, timestampNanoseconds: 0).added.map(\.id), [1])
+
+        // The same poster, darker and with less contrast, its corners listed from another one.
+        var dim = PosterFixture.frame(0).plane
+        for k in dim.pixels.indices { dim.pixels[k] = UInt8(20 + Int(dim.pixels[k]) * 6 / 10) }
+        let c = q0.corners
+        let turned = RectangleCandidate(quad: Quad([c[1], c[2], c[3], c[0]])!, aspect: 0.75, confidence: 0.98)
+        let again = tracker.update(detections: [turned], pyramid: LumaPyramid(dim, levelCount: 4), timestampNanoseconds: 33_000_000)
+        XCTAssertEqual(again.added, [])
+        XCTAssertEqual(again.removed, [])
+        XCTAssertEqual(again.tracks.map(\.id), [1])
+        XCTAssertEqual(again.tracks.first?.quad.topLeft, q0.topLeft, "the track keeps its own first corner")
+
+        // Another picture in the same frame on the same wall.
+        let other = PosterScene.compose(PosterScene.picture(width: 160, height: 120, seed: 11), onto: PosterFixture.wall, at: q0).luma()
+        let swapped = LumaPyramid(PosterFixture.plane(LumaPlane(width: other.width, height: other.height, pixels: other.pixels)), levelCount: 4)
+        let update = tracker.update(detections: [found], pyramid: swapped, timestampNanoseconds: 66_000_000)
+        XCTAssertEqual(update.removed.map(\.id), [1], "the first poster is gone")
+        XCTAssertEqual(update.added.map(\.id), [2], "the new one gets its own id")
+        XCTAssertEqual(update.tracks.map(\.state), [.lost, .detected])
+    }
+
     /// The shared lifecycle: at most `maxTracks` rectangles, and ids never reused after a reset
     /// (a flush) or a frame-size change.
     func testMaxTracksHoldsAndIdsAreNotReusedAfterAReset() {
