@@ -95,3 +95,47 @@ public struct LumaPlane: Hashable, Sendable {
         try pixels.withUnsafeBytes { try body(LumaImage(base: $0.baseAddress!, width: width, height: height, stride: width)) }
     }
 }
+
+extension LumaPlane {
+    /// The plane at half the size (rounded down), each pixel the mean of a 2×2 block (rounded).
+    public func halved() -> LumaPlane {
+        withImage { Self.halved($0) }
+    }
+
+    /// `image` at half the size (rounded down, at least 1 × 1), each pixel the mean of a 2×2
+    /// block (rounded): the one reduction of detection, vision and pyramids.
+    public static func halved(_ image: LumaImage) -> LumaPlane {
+        var out = LumaPlane(width: max(1, image.width / 2), height: max(1, image.height / 2))
+        out.pixels.withUnsafeMutableBufferPointer { halve(image, into: $0) }
+        return out
+    }
+
+    /// Writes the half-size reduction of `src` (`src.width / 2` × `src.height / 2`, rows packed)
+    /// into `dst`.
+    public static func halve(_ src: LumaImage, into dst: UnsafeMutableBufferPointer<UInt8>) {
+        let w = src.width / 2, h = src.height / 2
+        guard w > 0, h > 0 else { return }
+        let d = UnsafeMutableRawPointer(dst.baseAddress!)
+        let lo: UInt64 = 0x00FF_00FF_00FF_00FF, two: UInt64 = 0x0002_0002_0002_0002
+        for y in 0..<h {
+            let r0 = src.base + 2 * y * src.stride, r1 = r0 + src.stride, o = d + y * w
+            var x = 0
+            // Four output pixels from eight input bytes of each row, in 16-bit lanes of a UInt64.
+            while x + 4 <= w {
+                let a = r0.loadUnaligned(fromByteOffset: 2 * x, as: UInt64.self)
+                let b = r1.loadUnaligned(fromByteOffset: 2 * x, as: UInt64.self)
+                let sum = (a & lo) &+ ((a >> 8) & lo) &+ (b & lo) &+ ((b >> 8) & lo) &+ two
+                let q = (sum >> 2) & lo
+                let packed = (q & 0xFF) | ((q >> 8) & 0xFF00) | ((q >> 16) & 0xFF_0000) | ((q >> 24) & 0xFF00_0000)
+                o.storeBytes(of: UInt32(truncatingIfNeeded: packed), toByteOffset: x, as: UInt32.self)
+                x += 4
+            }
+            let p0 = r0.assumingMemoryBound(to: UInt8.self), p1 = r1.assumingMemoryBound(to: UInt8.self)
+            while x < w {
+                let sum = UInt16(p0[2 * x]) &+ UInt16(p0[2 * x + 1]) &+ UInt16(p1[2 * x]) &+ UInt16(p1[2 * x + 1])
+                o.storeBytes(of: UInt8(truncatingIfNeeded: (sum &+ 2) >> 2), toByteOffset: x, as: UInt8.self)
+                x += 1
+            }
+        }
+    }
+}

@@ -693,22 +693,3 @@ private func angleDifference(_ a: Double, _ b: Double) -> Double {
     if d > .pi / 2 { d = .pi - d }
     return d
 }
-
-extension LumaPlane {
-    /// `image` at half the size, each pixel the mean of a 2×2 block.
-    static func halved(_ image: LumaImage) -> LumaPlane {
-        let w = image.width / 2, h = image.height / 2
-        var out = LumaPlane(width: max(1, w), height: max(1, h))
-        out.pixels.withUnsafeMutableBufferPointer { dst in
-            for y in 0..<h {
-                let a = image.base + 2 * y * image.stride, b = a + image.stride
-                for x in 0..<w {
-                    let sum = Int(a.load(fromByteOffset: 2 * x, as: UInt8.self)) + Int(a.load(fromByteOffset: 2 * x + 1, as: UInt8.self))
-                        + Int(b.load(fromByteOffset: 2 * x, as: UInt8.self)) + Int(b.load(fromByteOffset: 2 * x + 1, as: UInt8.self))
-                    dst[y * w + x] = UInt8((sum + 2) / 4)
-                }
-            }
-        }
-        return out
-    }
-}

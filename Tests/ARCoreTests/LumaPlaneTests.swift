@@ -52,4 +52,27 @@ final class LumaPlaneTests: XCTestCase {
         XCTAssertEqual(corner, 50)
         XCTAssertEqual(centre, 25, "halfway between rows 0 and 1 of column 1")
     }
+
+    /// One reduction for every caller: each pixel the rounded mean of its 2×2 block, the size
+    /// rounded down, the same from a packed plane and from a strided view of a wider buffer
+    /// (a frame's plane), in the four-at-a-time middle and at the ends of odd rows alike.
+    func testHalvingAveragesEach2x2BlockRoundedFromPackedAndStridedPixels() {
+        let width = 13, height = 7, stride = 20
+        var buffer = [UInt8](repeating: 255, count: stride * height)
+        for y in 0..<height { for x in 0..<width { buffer[y * stride + x] = UInt8((x * 37 + y * 91 + x * y * 7) % 256) } }
+        let packed = LumaPlane(copying: buffer, width: width, height: height, stride: stride)
+        var expected: [UInt8] = []
+        for y in 0..<height / 2 {
+            for x in 0..<width / 2 {
+                let sum = [(0, 0), (1, 0), (0, 1), (1, 1)].reduce(0) { $0 + Int(buffer[(2 * y + $1.1) * stride + 2 * x + $1.0]) }
+                expected.append(UInt8((sum + 2) / 4))
+            }
+        }
+        let halved = packed.halved()
+        XCTAssertEqual([halved.width, halved.height], [6, 3])
+        XCTAssertEqual(halved.pixels, expected)
+        let strided = buffer.withUnsafeBytes { LumaPlane.halved(LumaImage(base: $0.baseAddress!, width: width, height: height, stride: stride)) }
+        XCTAssertEqual(strided, halved)
+        XCTAssertEqual([LumaPlane(width: 1, height: 1, fill: 9).halved().width], [1], "never empty")
+    }
 }
