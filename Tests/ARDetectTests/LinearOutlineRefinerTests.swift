@@ -1,9 +1,9 @@
 import ARCodeGen
 import ARCore
 import XCTest
-@testable import ARVision
+@testable import ARDetect
 
-final class LinearOutlineTests: XCTestCase {
+final class LinearOutlineRefinerTests: XCTestCase {
     /// A 1D code drawn on a textured background at `placement`, and its exact outline.
     private func frame(_ matrix: CodeMatrix, _ placement: CodePlacement) throws -> (LumaPlane, Quad) {
         var image = try SyntheticScene(width: 400, height: 300, codes: [], seed: 5).frame(atTime: 0).image

@@ -17,7 +17,9 @@ import Foundation
 /// 3. the corners are the four lines' intersections.
 ///
 /// Pure function of the image and the input outline; nil when the image does not support a fit
-/// (then keep the input).
+/// (then keep the input). The second stage of the one 1D outline fit: `LinearOutline` fits the
+/// detector's rectangle from zbar's scan-line points; tracking refines it here, whichever element
+/// decoded it (`arbarcodetrack`, or `arbarcodedetect ! artrack`).
 public struct LinearOutlineRefiner: Sendable {
     /// Slices along the code for the bar ends.
     public var slices = 6
