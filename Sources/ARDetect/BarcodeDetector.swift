@@ -86,20 +86,29 @@ public final class BarcodeDetector {
     /// on their own), or that hold one's centre and are 2D or under twice its area, are left alone;
     /// so are codes read inside one.
     public func scan(_ luma: LumaImage, skipping: [Quad] = []) -> DetectorResult {
+        scan(luma, skipping: skipping, expecting: [], kinds: []).result
+    }
+
+    /// `scan(luma, skipping:)` and `detect(luma, in: regions, kinds:)` at once, with the same
+    /// results as the two calls: with `locate=regions` or `auto`, the located regions and the
+    /// expected ones are decoded in the same batches on the pool (its threads wait less for the
+    /// slowest region of a batch). `expected`: the codes read in `regions`.
+    public func scan(_ luma: LumaImage, skipping: [Quad], expecting regions: [Quad], kinds: [LocatedRegion.Kind])
+        -> (result: DetectorResult, expected: [Detection]) {
         if luma.width < Self.minimumThickness || luma.height < Self.minimumThickness {
-            return scanStretched(luma, skipping: skipping)
+            return (scanStretched(luma, skipping: skipping), detect(luma, in: regions, kinds: kinds))
         }
         switch options.locate {
-        case .full: return DetectorResult(codes: fullScan(luma), located: [])
-        case .regions: return locateAndDecode(luma, skipping: skipping)
+        case .full: return (DetectorResult(codes: fullScan(luma), located: []), detect(luma, in: regions, kinds: kinds))
+        case .regions: return locateAndDecode(luma, skipping: skipping, expected: measured(regions, kinds: kinds, in: luma))
         case .auto:
-            var result = locateAndDecode(luma, skipping: skipping)
+            var (result, expected) = locateAndDecode(luma, skipping: skipping, expected: measured(regions, kinds: kinds, in: luma))
             framesSinceWholeFrame += 1
             // Worth a whole-frame scan: a verified region left unread, a 1D reading on one line only, or nothing read.
             let unconfirmed = result.codes.contains { !Detection.isSelfChecking(symbology: $0.symbology) && $0.quality < 2 }
             guard !result.located.isEmpty || unconfirmed || result.codes.isEmpty,
                   framesSinceWholeFrame >= Self.wholeFrameInterval else {
-                return result
+                return (result, expected)
             }
             framesSinceWholeFrame = 0
             // The whole frame adds what the regions missed; a region's reading wins where both read.
@@ -122,7 +131,7 @@ public final class BarcodeDetector {
                 result.codes.append(d)
             }
             result.located.removeAll { r in result.codes.contains { $0.quad.contains(r.quad.center) || r.quad.contains($0.quad.center) } }
-            return result
+            return (result, expected)
         }
     }
 
@@ -161,7 +170,10 @@ public final class BarcodeDetector {
     /// Calls of `locateAndDecode` so far.
     private var calls: UInt64 = 0
 
-    private func locateAndDecode(_ luma: LumaImage, skipping: [Quad]) -> DetectorResult {
+    /// The located regions of `luma` decoded, and `expected` ones (measured tracked codes) in the
+    /// same batches; the codes read in `expected` come back apart.
+    private func locateAndDecode(_ luma: LumaImage, skipping: [Quad], expected: [LocatedRegion])
+        -> (result: DetectorResult, expected: [Detection]) {
         var unverified = options.maxRegions
         let pool = pool
         calls += 1
@@ -187,7 +199,10 @@ public final class BarcodeDetector {
             unverified -= 1
             return true
         }
-        let results = decodeRefined(regions, in: luma)
+        let both = decodeRefined(groups: [regions, expected], in: luma)
+        let results = both[0]
+        var expectedCodes: [Detection] = []
+        for codes in both[1] { merge(codes, into: &expectedCodes) }
         var found: [Detection] = []
         var located: [LocatedRegion] = []
         for (region, read) in zip(regions, results) {
@@ -203,7 +218,7 @@ public final class BarcodeDetector {
         }
         // A located region that a code read elsewhere covers (e.g. a 2D blob around a 1D code) is that code.
         located.removeAll { r in found.contains { $0.quad.contains(r.quad.center) || r.quad.contains($0.quad.center) } }
-        return DetectorResult(codes: found, located: located)
+        return (DetectorResult(codes: found, located: located), expectedCodes)
     }
 
     /// `regions` decoded on the pool, results in region order. A 1D reading made on one group of
@@ -215,20 +230,28 @@ public final class BarcodeDetector {
     /// that, a tall 1D region no pass read (`tallRegion`) is decoded again half by half across the
     /// bars. Readings whose outline is still a point or a line are dropped.
     func decodeRefined(_ regions: [LocatedRegion], in luma: LumaImage) -> [[Detection]] {
-        var results = decode(regions, in: luma)
+        decodeRefined(groups: [regions], in: luma)[0]
+    }
+
+    /// `decodeRefined` of each group, each group's results as if decoded alone, every step one
+    /// batch on the pool for all groups.
+    private func decodeRefined(groups: [[LocatedRegion]], in luma: LumaImage) -> [[[Detection]]] {
+        var results = Self.split(decode(groups.flatMap { $0 }, in: luma), counts: groups.map(\.count))
         // A tall region no pass read: a code's bars may have joined other texture beside them
         // (its strip lines mostly crossed that texture): its halves across the bars, on their own.
-        var halves: [(i: Int, windows: [LocatedRegion])] = []
-        let tall = results.indices.filter { i in
-            let q = regions[i].quad
-            return results[i].isEmpty && regions[i].kind == .linear
-                && q.topLeft.distance(to: q.bottomLeft) >= Self.tallRegion * q.topLeft.distance(to: q.topRight)
-        }
-        // The best-scoring few (ties in region order): big unread texture is common, merged codes are not.
-        for i in tall.sorted(by: { (regions[$0].score, -$0) > (regions[$1].score, -$1) }).prefix(Self.tallRegionsPerCall).sorted() {
-            let q = regions[i].quad
-            let across = (q.bottomLeft - q.topLeft) * 0.25, mid = q.topLeft + (q.topRight - q.topLeft) * 0.5
-            halves.append((i, [mid + across, mid + across * 3].compactMap { regions[i].window(across: 0.5, around: $0) }))
+        var halves: [(g: Int, i: Int, windows: [LocatedRegion])] = []
+        for (g, regions) in groups.enumerated() {
+            let tall = results[g].indices.filter { i in
+                let q = regions[i].quad
+                return results[g][i].isEmpty && regions[i].kind == .linear
+                    && q.topLeft.distance(to: q.bottomLeft) >= Self.tallRegion * q.topLeft.distance(to: q.topRight)
+            }
+            // The best-scoring few (ties in region order): big unread texture is common, merged codes are not.
+            for i in tall.sorted(by: { (regions[$0].score, -$0) > (regions[$1].score, -$1) }).prefix(Self.tallRegionsPerCall).sorted() {
+                let q = regions[i].quad
+                let across = (q.bottomLeft - q.topLeft) * 0.25, mid = q.topLeft + (q.topRight - q.topLeft) * 0.5
+                halves.append((g, i, [mid + across, mid + across * 3].compactMap { regions[i].window(across: 0.5, around: $0) }))
+            }
         }
         // At the region's own scale only: its module size was measured on the code's bars.
         var atScale = options
@@ -236,22 +259,24 @@ public final class BarcodeDetector {
         atScale.downscale = false
         let halfCodes = decode(halves.flatMap(\.windows), in: luma, options: atScale)
         for (h, codes) in zip(halves, Self.split(halfCodes, counts: halves.map(\.windows.count))) {
-            for c in codes { merge(c, into: &results[h.i]) }
+            for c in codes { merge(c, into: &results[h.g][h.i]) }
         }
         // A reading on one group of lines: narrower windows around it.
-        var places: [(i: Int, j: Int, windows: [LocatedRegion])] = []
-        for (i, codes) in results.enumerated() where regions[i].kind == .linear {
-            for (j, d) in codes.enumerated() where !Detection.isSelfChecking(symbology: d.symbology) && d.quality < 2 {
-                places.append((i, j, [0.5, 0.25, 0.125].compactMap { regions[i].window(across: $0, around: d.quad.center) }))
+        var places: [(g: Int, i: Int, j: Int, windows: [LocatedRegion])] = []
+        for (g, regions) in groups.enumerated() {
+            for (i, codes) in results[g].enumerated() where regions[i].kind == .linear {
+                for (j, d) in codes.enumerated() where !Detection.isSelfChecking(symbology: d.symbology) && d.quality < 2 {
+                    places.append((g, i, j, [0.5, 0.25, 0.125].compactMap { regions[i].window(across: $0, around: d.quad.center) }))
+                }
             }
         }
         for (p, tries) in zip(places, Self.split(decode(places.flatMap(\.windows), in: luma), counts: places.map(\.windows.count))) {
-            let d = results[p.i][p.j]
+            let d = results[p.g][p.i][p.j]
             let better = tries.lazy.compactMap { $0.first { $0.symbology == d.symbology && $0.payload == d.payload && $0.quality >= 2 } }.first
-            if let better { results[p.i][p.j] = better }
+            if let better { results[p.g][p.i][p.j] = better }
         }
         // A reading left without an outline (one scan line, its bars not followed) places nothing.
-        return results.map { $0.filter { !$0.quad.isDegenerate } }
+        return results.map { $0.map { $0.filter { !$0.quad.isDegenerate } } }
     }
 
     /// `codes` whose centre lies in none of `quads`.
@@ -311,13 +336,25 @@ public final class BarcodeDetector {
     /// there), decoded as located regions are (`CodeLocator.region(around:kind:in:)`, then the
     /// region passes, on the pool); corners in `luma`'s pixels.
     public func detect(_ luma: LumaImage, in regions: [Quad], kinds: [LocatedRegion.Kind]) -> [Detection] {
-        let located = zip(regions, kinds).compactMap { quad, kind -> LocatedRegion? in
-            if kind == .linear && !hasLinear || kind == .matrix && !hasMatrix { return nil }
-            return locator.region(around: quad, kind: kind, in: luma)
-        }
         var found: [Detection] = []
-        for codes in decodeRefined(located, in: luma) { merge(codes, into: &found) }
+        for codes in decodeRefined(measured(regions, kinds: kinds, in: luma), in: luma) { merge(codes, into: &found) }
         return found
+    }
+
+    /// Tracked codes' regions (`CodeLocator.region(around:kind:in:)`) measured on the pool (bar
+    /// profiles, finder patterns), in order; those of a kind no enabled symbology has left out.
+    private func measured(_ regions: [Quad], kinds: [LocatedRegion.Kind], in luma: LumaImage) -> [LocatedRegion] {
+        var measured = [LocatedRegion?](repeating: nil, count: regions.count)
+        let locator = locator, hasLinear = hasLinear, hasMatrix = hasMatrix
+        measured.withUnsafeMutableBufferPointer { out in
+            let out = out  // each call writes its own index only
+            pool.run(count: regions.count) { _, i in
+                let kind = kinds[i]
+                if kind == .linear && !hasLinear || kind == .matrix && !hasMatrix { return }
+                out[i] = locator.region(around: regions[i], kind: kind, in: luma)
+            }
+        }
+        return measured.compactMap { $0 }
     }
 
     /// zbar over the whole frame, then the extra passes on the regions it left unread.

@@ -214,6 +214,12 @@ final class CodeDetectorStage {
         detector.scan(luma, skipping: skipping)
     }
 
+    /// `scan(luma, skipping:)` and `detect(luma, in: regions, kinds:)` at once, decoded in the same batches.
+    func scan(_ luma: LumaImage, skipping: [Quad], expecting regions: [Quad], kinds: [LocatedRegion.Kind])
+        -> (result: DetectorResult, expected: [Detection]) {
+        detector.scan(luma, skipping: skipping, expecting: regions, kinds: kinds)
+    }
+
     /// The tracked codes expected at `regions` (frame pixels) of `kinds`: much cheaper than a whole scan.
     func detect(_ luma: LumaImage, in regions: [Quad], kinds: [LocatedRegion.Kind]) -> [Detection] {
         detector.detect(luma, in: regions, kinds: kinds)

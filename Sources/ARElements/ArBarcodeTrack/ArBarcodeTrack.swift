@@ -208,10 +208,9 @@ public final class ArBarcodeTrack: VideoFilterElement {
             defer { decodeMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6 }
             if state.cadence.framesSinceFull % s.detectInterval == 0 {
                 // New codes from the full decode; tracked ones from re-decodes in their regions.
-                let result = decoder.full(plane, skipping: stage.seenQuads(live))
-                detections = result.codes
+                let (result, tracked) = decoder.full(plane, skipping: stage.seenQuads(live), andRegions: due)
+                detections = result.codes + Self.confirming(tracked, live)
                 state.located = Self.regions(result.located)
-                if !due.isEmpty { detections += Self.confirming(decoder.regions(plane, due), live) }
                 state.cadence.started(.full)
             } else if !due.isEmpty {
                 detections = Self.confirming(decoder.regions(plane, due), live)

@@ -27,12 +27,26 @@ final class TrackDecoder {
         return result
     }
 
+    /// `full(plane, skipping:)` and `regions(plane, tracks)` at once, with the same results: the
+    /// located regions and the tracks' decoded in the same batches on the detector's threads.
+    func full(_ plane: LumaPlane, skipping: [Quad], andRegions tracks: [Track]) -> (result: DetectorResult, tracked: [Detection]) {
+        var (result, tracked) = plane.withImage {
+            stage.scan($0, skipping: skipping, expecting: tracks.map(\.quad), kinds: Self.kinds(tracks))
+        }
+        result.codes = refined(result.codes, in: plane)
+        return (result, refined(tracked, in: plane))
+    }
+
+    /// The kind of region each of `tracks` is read in.
+    private static func kinds(_ tracks: [Track]) -> [LocatedRegion.Kind] {
+        tracks.map { Detection.isSelfChecking(symbology: $0.symbology) ? LocatedRegion.Kind.matrix : .linear }
+    }
+
     /// The codes of `tracks` read where the tracks are now (frame pixels), corners in frame pixels:
     /// each region measured and decoded as a located one of the track's kind (1D strips along the
     /// bars, QR at about 3 px per module), on the detector's threads.
     func regions(_ plane: LumaPlane, _ tracks: [Track]) -> [Detection] {
-        let kinds = tracks.map { Detection.isSelfChecking(symbology: $0.symbology) ? LocatedRegion.Kind.matrix : .linear }
-        return refined(plane.withImage { stage.detect($0, in: tracks.map(\.quad), kinds: kinds) }, in: plane)
+        refined(plane.withImage { stage.detect($0, in: tracks.map(\.quad), kinds: Self.kinds(tracks)) }, in: plane)
     }
 
     private func refined(_ detections: [Detection], in plane: LumaPlane) -> [Detection] {
