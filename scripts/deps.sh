@@ -25,7 +25,8 @@ build=(pkg-config make libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libg
        # headless Chromium and Firefox, which load arserve's browser page in the tests (arserve --http)
        chromium firefox-esr
        # arserve's WebRTC video: webrtcbin's and SDP's headers (module maps), ICE for webrtcbin
-       # (webrtcbin itself is in plugins-bad, its H.264 from x264enc in plugins-ugly, both above)
+       # (webrtcbin itself is in plugins-bad, its H.264 from x264enc in plugins-ugly, VP8 for Firefox from
+       # vp8enc in plugins-good, all above)
        libgstreamer-plugins-bad1.0-dev gstreamer1.0-nice
        # what the Swift toolchain itself needs to compile and link on Debian 12
        binutils libc6-dev libgcc-12-dev libstdc++-12-dev libcurl4 libxml2 libedit2 libsqlite3-0 libncurses6
