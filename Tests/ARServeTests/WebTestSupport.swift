@@ -105,10 +105,18 @@ func httpGet(port: Int, path: String, headers: [String: String] = [:]) -> (statu
     guard bytes.withUnsafeBytes({ Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == bytes.count else { return nil }
     var answer: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 65536)
+    // Until the server closes, or the body its Content-Length announces is in (Chromium's
+    // DevTools server keeps the connection open despite `Connection: close`).
     while true {
         let n = recv(fd, &buffer, buffer.count, 0)
         if n <= 0 { break }
         answer += buffer[..<n]
+        if let split = answer.indices.first(where: { answer[$0...].starts(with: [13, 10, 13, 10]) }),
+           let range = String(decoding: answer[..<split], as: UTF8.self).range(of: #"(?i)content-length: *\d+"#, options: .regularExpression),
+           let length = Int(String(decoding: answer[..<split], as: UTF8.self)[range].split(separator: ":")[1].trimmingCharacters(in: .whitespaces)),
+           answer.count - split - 4 >= length {
+            break
+        }
     }
     guard let split = answer.indices.first(where: { answer[$0...].starts(with: [13, 10, 13, 10]) }) else { return nil }
     let lines = String(decoding: answer[..<split], as: UTF8.self).components(separatedBy: "\r\n")
