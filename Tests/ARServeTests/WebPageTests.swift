@@ -238,7 +238,12 @@ final class WebPageTests: XCTestCase {
                           "viewers \(feed.viewerCount), branches \(feed.webRTCBranches)")
             descriptors.append(openDescriptors())
         }
-        XCTAssertLessThanOrEqual(descriptors[3], descriptors[1], "descriptors after each reload: \(descriptors)")
+        // No growth from reload to reload: a session that left something open would add one or
+        // more each time (two between the second and the fourth). One more or less is the
+        // browser's own HTTP connections to the page's server, in this process too, and the last
+        // session's sockets closing on webrtcbin's threads a moment after it leaves.
+        XCTAssertTrue(waitUntil { self.openDescriptors() <= descriptors[1] + 1 },
+                      "descriptors after each reload: \(descriptors), now \(openDescriptors())")
         try browser.navigate("about:blank")
         XCTAssertTrue(waitUntil { feed.viewerCount == 0 && feed.webRTCBranches == 0 }, "the last viewer left, the encoder stopped")
     }
