@@ -185,10 +185,8 @@ public struct Quad: Hashable, Sendable {
     /// more (a margin of about `pixels` on every side of a rectangle-like quad).
     public func grown(by factor: Double, plus pixels: Double = 0) -> Quad {
         let c = center
-        return Quad(topLeft: c + (topLeft - c) * factor + (topLeft - c).normalised * pixels,
-                    topRight: c + (topRight - c) * factor + (topRight - c).normalised * pixels,
-                    bottomRight: c + (bottomRight - c) * factor + (bottomRight - c).normalised * pixels,
-                    bottomLeft: c + (bottomLeft - c) * factor + (bottomLeft - c).normalised * pixels)
+        func moved(_ p: Point) -> Point { c + (p - c) * factor + (p - c).normalised * pixels }
+        return Quad(topLeft: moved(topLeft), topRight: moved(topRight), bottomRight: moved(bottomRight), bottomLeft: moved(bottomLeft))
     }
 
     /// The largest distance between a corner of this quad and the same corner of `other`, pixels.

@@ -181,6 +181,33 @@ enum LinearOutline {
     /// Sample step along the axis, pixels.
     private static let step = 0.5
 
+    /// The edges of a line's `profile` (grey levels sampled every `step` px from `origin`): the
+    /// local maxima of its derivative's magnitude (central differences where both neighbours are
+    /// `valid`) of at least 30 % of that magnitude's 90th percentile over samples `strongIn`,
+    /// placed between samples by a parabola; positions along the line. Nil when the percentile is
+    /// not above `minStrong` (no bars there). One rule for the detector's fit and the tracker's.
+    static func profileEdges(_ profile: [Double], valid: [Bool], origin: Double, step: Double,
+                             strongIn: ClosedRange<Int>, minStrong: Double) -> [Double]? {
+        let n = profile.count
+        guard n >= 3 else { return nil }
+        var derivative = [Double](repeating: 0, count: n)
+        for i in 1..<(n - 1) where valid[i - 1] && valid[i + 1] { derivative[i] = profile[i + 1] - profile[i - 1] }
+        let magnitudes = derivative[strongIn].map(abs).sorted()
+        let strong = magnitudes[min(magnitudes.count - 1, magnitudes.count * 9 / 10)]
+        guard strong > minStrong else { return nil }
+        let threshold = strong * 0.3
+        var edges: [Double] = []
+        for i in 1..<(n - 1) {
+            let a = abs(derivative[i])
+            guard a >= threshold, a >= abs(derivative[i - 1]), a > abs(derivative[i + 1]) else { continue }
+            let l = abs(derivative[i - 1]), r = abs(derivative[i + 1])
+            let denom = l - 2 * a + r
+            let offset = denom != 0 ? 0.5 * (l - r) / denom : 0
+            edges.append(origin + (Double(i) + offset) * step)
+        }
+        return edges
+    }
+
     /// Start and end of the bars along `u` (offsets from `centre`), from edges of the profile
     /// averaged over the decoded band.
     private static func barSpan(centre c: Point, u: Point, d: Point, tMin: Double, tMax: Double, band: Double,
@@ -201,25 +228,11 @@ enum LinearOutline {
             }
             profile[i] = sum / Double(lines.count)
         }
-        // Edges: local extrema of the derivative, sub-sample refined.
-        var deriv = [Double](repeating: 0, count: n)
-        for i in 1..<(n - 1) where inside[i - 1] && inside[i + 1] { deriv[i] = profile[i + 1] - profile[i - 1] }
+        // Edges measured against the decoded span's (the whole line's when it is empty).
         let iMin = max(1, Int((tMin - lo) / step)), iMax = min(n - 2, Int((tMax - lo) / step))
-        var decoded = iMin <= iMax ? deriv[iMin...iMax].map(abs).sorted() : []
-        if decoded.isEmpty { decoded = deriv.map(abs).sorted() }
-        let strong = decoded[min(decoded.count - 1, decoded.count * 9 / 10)]
-        guard strong > 4 else { return nil }
-        let threshold = strong * 0.3
-        var edges: [Double] = []
-        for i in 1..<(n - 1) {
-            let a = abs(deriv[i])
-            guard a >= threshold, a >= abs(deriv[i - 1]), a > abs(deriv[i + 1]) else { continue }
-            let l = abs(deriv[i - 1]), r = abs(deriv[i + 1])
-            let denom = l - 2 * a + r
-            let offset = denom != 0 ? 0.5 * (l - r) / denom : 0
-            edges.append(lo + (Double(i) + offset) * step)
-        }
-        guard edges.count >= 2 else { return nil }
+        guard let edges = profileEdges(profile, valid: inside, origin: lo, step: step,
+                                       strongIn: iMin <= iMax ? iMin...iMax : 0...(n - 1), minStrong: 4),
+              edges.count >= 2 else { return nil }
         // Elements inside the decoded span tell the widest gap a code can have.
         let innerEdges = edges.filter { $0 >= tMin - 1 && $0 <= tMax + 1 }
         var gaps: [Double] = []

@@ -169,23 +169,9 @@ public struct LinearOutlineRefiner: Sendable {
             }
             profile[i] = sum / 3
         }
-        var derivative = [Double](repeating: 0, count: n)
-        for i in 1..<(n - 1) where valid[i - 1] && valid[i + 1] { derivative[i] = profile[i + 1] - profile[i - 1] }
         let iLo = max(1, Int((inner.lowerBound - from) / step)), iHi = min(n - 2, Int((inner.upperBound - from) / step))
-        guard iLo < iHi else { return nil }
-        let magnitudes = derivative[iLo...iHi].map(abs).sorted()
-        let strong = magnitudes[magnitudes.count * 9 / 10]
-        guard strong > 8 else { return nil }
-        let threshold = strong * 0.3
-        var edges: [Double] = []
-        for i in 1..<(n - 1) {
-            let a = abs(derivative[i])
-            guard a >= threshold, a >= abs(derivative[i - 1]), a > abs(derivative[i + 1]) else { continue }
-            let l = abs(derivative[i - 1]), r = abs(derivative[i + 1])
-            let denom = l - 2 * a + r
-            let offset = denom != 0 ? 0.5 * (l - r) / denom : 0
-            edges.append(from + (Double(i) + offset) * step)
-        }
+        guard iLo < iHi, let edges = LinearOutline.profileEdges(profile, valid: valid, origin: from, step: step,
+                                                                 strongIn: iLo...iHi, minStrong: 8) else { return nil }
         let innerEdges = edges.filter { inner.contains($0) }
         guard innerEdges.count >= 4, var first = edges.firstIndex(where: { inner.contains($0) }),
               var last = edges.lastIndex(where: { inner.contains($0) }) else { return nil }

@@ -180,14 +180,6 @@ private let onTeePadIdle: GstPadProbeCallback = { pad, _, data in
 }
 
 extension WebRTCCodec {
-    /// The element that encodes it, whose plugin must be installed.
-    var encoderElement: String? {
-        switch self {
-        case .h264: nil  // one of `H264Encoder`'s
-        case .vp8: "vp8enc"
-        }
-    }
-
     /// Launch text of its RTP payloader, named `pay`, for one viewer's webrtcbin. Payload type
     /// 96 either way: each viewer's session has one codec.
     var payloader: String {

@@ -11,8 +11,9 @@ import Foundation
 ///     queue (leaky) ! rtph264pay (or rtpvp8pay) ! webrtcbin
 ///
 /// that offers one send-only video track in the encoder's codec as soon as the encoder's caps
-/// reach it, trickles its ICE candidates, and takes the page's answer and candidates (`handle`). Each frame leaving its
-/// payloader sends the page that frame's codes with its RTP timestamp (`VideoRecord`).
+/// reach it, trickles its ICE candidates, and takes the page's answer and candidates (`handle`).
+/// Each frame leaving its payloader sends the page that frame's codes with its RTP timestamp
+/// (`VideoRecord`).
 ///
 /// Threads: `send` is called on webrtcbin's and the payloader's threads; `handle` on the web
 /// server's tasks.
