@@ -131,6 +131,41 @@ final class TrackTests: XCTestCase {
         }
     }
 
+    /// Async: a reading the worker made on the last frame the code was seen, collected after the
+    /// code was covered, does not bring its occluded track back (it would be drawn over the cover).
+    func testAnAsyncReadingMadeBeforeACodeWasCoveredDoesNotEndItsOcclusion() throws {
+        var withCode = TestFrame(width: 240, height: 240)
+        withCode.addQR("COVER", x: 120, y: 120, module: 4)
+        var covered = withCode
+        for y in 60..<180 { for x in 60..<180 { covered.image[x, y] = (x / 7 + y / 11) % 2 == 0 ? 50 : 190 } }
+        let executor = SteppedExecutor()
+        ArBarcodeTrack.workerExecutor = { executor }
+        defer { ArBarcodeTrack.workerExecutor = nil }
+        let h = Harness("arbarcodetrack detect-mode=async", caps: withCode.i420Caps)
+        func states(_ f: TestFrame, _ i: UInt64) throws -> [TrackState] {
+            let regions = try XCTUnwrap(h.process(f.i420, ptsNanoseconds: i * frameNs)).regions
+            XCTAssertTrue(regions.allSatisfy { $0.text == "COVER" && $0.trackID == 1 }, "frame \(i)")
+            return regions.map(\.state)
+        }
+        XCTAssertEqual(try states(withCode, 0), [], "frame 0: its full scan is submitted")
+        XCTAssertTrue(executor.runNext())
+        XCTAssertEqual(try states(withCode, 1), [.detected], "frame 1: the scan of frame 0 collected; frame 1's submitted")
+        XCTAssertEqual(try states(covered, 2), [.tracked])
+        XCTAssertEqual(try states(covered, 3), [.occluded])
+        // Frame 1's decode finishes now and is collected on frame 4, where the code is still covered.
+        XCTAssertTrue(executor.runNext())
+        XCTAssertEqual(try states(covered, 4), [.occluded], "a reading of frame 1 carried over the cover")
+        XCTAssertTrue(executor.runNext(), "frame 4's decode: the cover, nothing read")
+        XCTAssertEqual(try states(withCode, 5), [.tracked], "uncovered: its place looks like the code again")
+        // The worker alternates full scans (which leave a tracked code's place alone) and re-decodes.
+        var later: [TrackState] = []
+        for i in UInt64(6)...9 {
+            XCTAssertTrue(executor.runNext())
+            later += try states(withCode, i)
+        }
+        XCTAssertEqual(later, [.tracked, .detected, .tracked, .detected], "read again under its id")
+    }
+
     func testACodeOnACardSlidIntoPlaceOverAnotherIsTrackedWhileTheOtherIsOccluded() throws {
         var under = TestFrame(width: 240, height: 240)
         under.addQR("UNDER", x: 120, y: 120, module: 4)

@@ -117,6 +117,10 @@ public final class ArBarcodeTrack: VideoFilterElement {
     private var state: State?
     private let stats = ElementStats()
 
+    /// Where async decodes run; nil (the default): a thread of their own. Tests set a
+    /// `SteppedExecutor` to choose the frame each result arrives on.
+    nonisolated(unsafe) static var workerExecutor: (@Sendable () -> any DecodeExecutor)?  // Set by tests before a pipeline starts, read at caps.
+
     public init(element: ElementHandle, settings: SettingsStore<Settings>) {
         self.element = element
         self.settings = settings
@@ -147,7 +151,8 @@ public final class ArBarcodeTrack: VideoFilterElement {
         let s = settings.snapshot
         let useWorker = s.detectMode == .async || (s.detectMode == .auto && TrackLiveness.upstreamIsLive(element))
         state.async = useWorker
-        if useWorker { state.worker = TrackDecodeWorker(decoder: try TrackDecoder(symbologies: s.symbologies, options: s.detector)) }
+        if useWorker { state.worker = TrackDecodeWorker(decoder: try TrackDecoder(symbologies: s.symbologies, options: s.detector),
+                                                  executor: Self.workerExecutor?()) }
         cat.log(.info, element.object, "decoding \(useWorker ? "on a worker thread (async)" : "on the streaming thread (sync)")")
     }
 

@@ -185,13 +185,22 @@ final class TrackingStage {
     /// cannot be measured is kept where it was decoded, a few frames old: the flow and the next
     /// re-decode around it correct it, where dropping it would wait for another full scan. Other
     /// detections that cannot be carried are dropped.
+    /// A reading of a code whose track is occluded on this frame (its place no longer looks like
+    /// it) ends the occlusion only if the code looks to be where the reading is carried: else it
+    /// was read before the code was covered, and is dropped.
     func carry(_ detections: [Detection], from index: UInt64, pyramid: LumaPyramid?) -> [Detection] {
         guard index != frameIndex else { return detections }
-        let live = tracker.liveTracks
+        let live = tracker.liveTracks, occluded = tracker.occludedIDs
         return detections.compactMap { d in
             guard let moved = carried(d, from: index, live: live, pyramid: pyramid) else { return nil }
             // The code's look where it was read: on this frame it may be covered already.
-            if detectOcclusion, let pyramid, let look = Appearance(pyramid, quad: d.quad) { carriedLooks.append((moved.quad, look)) }
+            let look = detectOcclusion ? pyramid.flatMap { Appearance($0, quad: d.quad) } : nil
+            let track = live.filter { $0.symbology == d.symbology && $0.payload == d.payload }
+                .min { $0.quad.center.distance(to: moved.quad.center) < $1.quad.center.distance(to: moved.quad.center) }
+            if let track, occluded.contains(track.id) {
+                guard let look, let cur = current, let now = Appearance(cur, quad: moved.quad), now.matches(look) else { return nil }
+            }
+            if let look { carriedLooks.append((moved.quad, look)) }
             return moved
         }
     }
