@@ -160,6 +160,12 @@ public final class BarcodeDetector {
         return DetectorResult(codes: Self.outside(skipping, codes), located: [])
     }
 
+    /// Calls `body(i)` for every `i` in `0..<count` on the detector's threads (`threads`) and
+    /// returns when all calls have returned; each call must write only its own result.
+    public func forEach(_ count: Int, _ body: @escaping (Int) -> Void) {
+        pool.run(count: count) { _, i in body(i) }
+    }
+
     /// The regions the localizer finds in `luma`, best first.
     public func locate(_ luma: LumaImage) -> [LocatedRegion] {
         locator.regions(in: luma)
@@ -175,11 +181,10 @@ public final class BarcodeDetector {
     private func locateAndDecode(_ luma: LumaImage, skipping: [Quad], expected: [LocatedRegion])
         -> (result: DetectorResult, expected: [Detection]) {
         var unverified = options.maxRegions
-        let pool = pool
         calls += 1
         quiet.removeAll { $0.until <= calls }
         let regions = locator.regions(in: luma, skipping: skipping + quiet.map(\.quad),
-                                      forEach: { n, body in pool.run(count: n) { _, i in body(i) } }).filter { r in
+                                      forEach: forEach).filter { r in
             // A region that is a tracked code is left to its re-decode; a 1D one that takes in a
             // tracked code among more (a new code's bars merged with the texture around it) is not.
             if skipping.contains(where: {
@@ -325,7 +330,7 @@ public final class BarcodeDetector {
         let options = options ?? self.options, decoders = decoders
         results.withUnsafeMutableBufferPointer { out in
             let out = out  // each index is written by one worker only
-            pool.run(count: regions.count) { worker, i in
+            pool.run(count: regions.count, costliestFirst: { RegionDecoder.cost(regions[$0]) }) { worker, i in
                 out[i] = decoders[worker].decode(regions[i], in: luma, options: options)
             }
         }

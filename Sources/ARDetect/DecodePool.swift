@@ -42,6 +42,15 @@ final class DecodePool: @unchecked Sendable {  // Mutable state is only touched 
         }
     }
 
+    /// `run(count:_:)` with the indices handed out costliest first by `cost` (ties in index order):
+    /// a long call started last would leave the other workers idle at the end of the batch.
+    func run(count: Int, costliestFirst cost: (Int) -> Double, _ body: @escaping (_ worker: Int, _ index: Int) -> Void) {
+        guard workers > 1, count > 2 else { return run(count: count, body) }
+        let costs = (0..<count).map(cost)
+        let order = (0..<count).sorted { (costs[$0], $1) > (costs[$1], $0) }
+        run(count: count) { worker, k in body(worker, order[k]) }
+    }
+
     /// Calls `body(worker, index)` for every index in `0..<count`; returns when every call has returned.
     func run(count: Int, _ body: @escaping (_ worker: Int, _ index: Int) -> Void) {
         guard workers > 1, count > 1 else {

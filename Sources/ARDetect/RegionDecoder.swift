@@ -83,6 +83,13 @@ final class RegionDecoder {
         detections.map { Detection.isSelfChecking(symbology: $0.symbology) ? max(2, $0.quality) : $0.quality }.max() ?? 0
     }
 
+    /// A rough measure of what decoding `region` costs, to hand out a batch's costliest regions
+    /// first: the pixels of its first pass (a 2D region's box, a 1D region's strip).
+    static func cost(_ region: LocatedRegion) -> Double {
+        let q = region.quad
+        return region.kind == .matrix ? abs(q.signedArea) : q.topLeft.distance(to: q.topRight) * Double(stripRows)
+    }
+
     // MARK: - 1D strips
 
     /// Where a 1D region's strip lies in the frame: its top edge from `origin` along `u` (unit,

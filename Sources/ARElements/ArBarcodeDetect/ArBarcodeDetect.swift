@@ -204,7 +204,8 @@ final class CodeDetectorStage {
     func scan(_ frame: VideoFrame, outlines: CodeOutlines) -> DetectorResult {
         frame.withLuma(scratch: &scratch) { luma in
             var result = detector.scan(luma)
-            result.codes = outlines.refined(result.codes, width: luma.width, height: luma.height, plane: LumaPlane(copying: luma))
+            result.codes = outlines.refined(result.codes, width: luma.width, height: luma.height, plane: LumaPlane(copying: luma),
+                                            forEach: detector.forEach)
             return result
         }
     }
@@ -218,6 +219,11 @@ final class CodeDetectorStage {
     func scan(_ luma: LumaImage, skipping: [Quad], expecting regions: [Quad], kinds: [LocatedRegion.Kind])
         -> (result: DetectorResult, expected: [Detection]) {
         detector.scan(luma, skipping: skipping, expecting: regions, kinds: kinds)
+    }
+
+    /// Calls `body(i)` for every `i` in `0..<count` on the decoding threads; each call writes only its own result.
+    func forEach(_ count: Int, _ body: @escaping (Int) -> Void) {
+        detector.forEach(count, body)
     }
 
     /// The tracked codes expected at `regions` (frame pixels) of `kinds`: much cheaper than a whole scan.

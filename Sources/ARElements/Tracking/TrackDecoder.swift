@@ -33,8 +33,10 @@ final class TrackDecoder {
         var (result, tracked) = plane.withImage {
             stage.scan($0, skipping: skipping, expecting: tracks.map(\.quad), kinds: Self.kinds(tracks))
         }
-        result.codes = refined(result.codes, in: plane)
-        return (result, refined(tracked, in: plane))
+        // Both fitted in one batch.
+        let both = refined(result.codes + tracked, in: plane)
+        result.codes = Array(both[..<result.codes.count])
+        return (result, Array(both[result.codes.count...]))
     }
 
     /// The kind of region each of `tracks` is read in.
@@ -50,7 +52,7 @@ final class TrackDecoder {
     }
 
     private func refined(_ detections: [Detection], in plane: LumaPlane) -> [Detection] {
-        outlines.refined(detections, width: plane.width, height: plane.height, plane: plane)
+        outlines.refined(detections, width: plane.width, height: plane.height, plane: plane, forEach: stage.forEach)
     }
 
     private let outlines = CodeOutlines()
@@ -65,17 +67,25 @@ struct CodeOutlines {
     private let refiner = LinearOutlineRefiner()
 
     /// `detections` in a `width` × `height` frame, 1D outlines fitted on `plane` (asked for only
-    /// when a 1D code is there: a caller may have to copy the frame to make it).
-    func refined(_ detections: [Detection], width: Int, height: Int, plane: @autoclosure () -> LumaPlane) -> [Detection] {
-        let luma = detections.contains { !Detection.isSelfChecking(symbology: $0.symbology) } ? plane() : nil
-        return detections.map { d in
-            var out = d
-            if let luma, !Detection.isSelfChecking(symbology: d.symbology) {
-                if let quad = refiner.refine(d.quad, in: luma) { out.quad = quad } else { out.outlineComplete = false }
+    /// when a 1D code is there: a caller may have to copy the frame to make it). `forEach(n, body)`
+    /// calls `body` for every index in `0..<n` (each fit on its own, e.g. on the decoding threads).
+    func refined(_ detections: [Detection], width: Int, height: Int, plane: @autoclosure () -> LumaPlane,
+                 forEach: (Int, @escaping (Int) -> Void) -> Void = { n, body in for i in 0..<n { body(i) } }) -> [Detection] {
+        var out = detections
+        if let i = detections.firstIndex(where: { !Detection.isSelfChecking(symbology: $0.symbology) }) {
+            let luma = plane(), refiner = refiner
+            let linear = detections.indices[i...].filter { !Detection.isSelfChecking(symbology: detections[$0].symbology) }
+            var fits = [Quad?](repeating: nil, count: linear.count)
+            fits.withUnsafeMutableBufferPointer { fit in
+                let fit = fit  // each call writes its own index only
+                forEach(linear.count) { k in fit[k] = refiner.refine(detections[linear[k]].quad, in: luma) }
             }
-            if Self.touchesBorder(out.quad, width: width, height: height) { out.outlineComplete = false }
-            return out
+            for (k, j) in linear.enumerated() {
+                if let quad = fits[k] { out[j].quad = quad } else { out[j].outlineComplete = false }
+            }
         }
+        for j in out.indices where Self.touchesBorder(out[j].quad, width: width, height: height) { out[j].outlineComplete = false }
+        return out
     }
 
     /// Whether a corner of `quad` lies within `borderPixels` of the frame's edge (or outside it).
