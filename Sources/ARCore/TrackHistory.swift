@@ -43,6 +43,12 @@ public struct TrackHistory: Sendable {
         return moved
     }
 
+    /// The state track `id` was reported in on frame `index`; nil when it was not live then or the
+    /// frame is no longer kept.
+    public func state(of id: UInt64, at index: UInt64) -> TrackState? {
+        frames.last { $0.index == index }?.tracks.first { $0.id == id }?.state
+    }
+
     /// The index of the latest recorded frame.
     public var latestFrame: UInt64? { frames.last?.index }
 }

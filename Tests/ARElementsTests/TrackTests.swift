@@ -166,6 +166,45 @@ final class TrackTests: XCTestCase {
         XCTAssertEqual(later, [.tracked, .detected, .tracked, .detected], "read again under its id")
     }
 
+    /// Async: a code that moved while covered is read again, on a frame before the one that
+    /// collects the reading; its occluded track stood still, so the reading is carried by the
+    /// image motion, and the track is drawn where the code is.
+    func testAnAsyncReadingOfACodeThatMovedWhileCoveredIsCarriedToWhereItIsNow() throws {
+        func frame(_ x: Double?) -> TestFrame {
+            var f = TestFrame(width: 320, height: 240)
+            // Print on the background, for the image motion to follow.
+            for y in 0..<240 { for x in 0..<320 where (x / 9 + y / 13) % 3 == 0 { f.image[x, y] = 150 } }
+            if let x { f.addQR("MOVES", x: x, y: 120, module: 4) } else {
+                for y in 50..<190 { for x in 60..<260 { f.image[x, y] = (x / 7 + y / 11) % 2 == 0 ? 50 : 190 } }
+            }
+            return f
+        }
+        let executor = SteppedExecutor()
+        ArBarcodeTrack.workerExecutor = { executor }
+        defer { ArBarcodeTrack.workerExecutor = nil }
+        let h = Harness("arbarcodetrack detect-mode=async", caps: frame(nil).i420Caps)
+        func regions(_ f: TestFrame, _ i: UInt64) throws -> [BarcodeRegion] {
+            let regions = try XCTUnwrap(h.process(f.i420, ptsNanoseconds: i * frameNs)).regions
+            XCTAssertTrue(regions.allSatisfy { $0.text == "MOVES" && $0.trackID == 1 }, "frame \(i)")
+            return regions
+        }
+        _ = try regions(frame(120), 0)
+        XCTAssertTrue(executor.runNext())
+        XCTAssertEqual(try regions(frame(120), 1).map(\.state), [.detected])
+        // Covered: occluded on the second covered frame; the decodes submitted meanwhile read nothing.
+        XCTAssertEqual(try regions(frame(nil), 2).map(\.state), [.tracked])
+        XCTAssertTrue(executor.runNext())
+        XCTAssertEqual(try regions(frame(nil), 3).map(\.state), [.occluded])
+        XCTAssertTrue(executor.runNext())
+        // Uncovered 16 px to the right, read there; collected one frame later, 8 px further on.
+        _ = try regions(frame(136), 4)
+        XCTAssertTrue(executor.runNext())
+        let now = frame(144)
+        let r = try XCTUnwrap(try regions(now, 5).first)
+        XCTAssertEqual(r.state, .detected)
+        assertQuad(r.quad, now.truth[0].quad, within: 2)
+    }
+
     func testACodeOnACardSlidIntoPlaceOverAnotherIsTrackedWhileTheOtherIsOccluded() throws {
         var under = TestFrame(width: 240, height: 240)
         under.addQR("UNDER", x: 120, y: 120, module: 4)

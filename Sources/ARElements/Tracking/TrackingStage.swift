@@ -185,33 +185,44 @@ final class TrackingStage {
     /// cannot be measured is kept where it was decoded, a few frames old: the flow and the next
     /// re-decode around it correct it, where dropping it would wait for another full scan. Other
     /// detections that cannot be carried are dropped.
+    ///
     /// A reading of a code whose track is occluded on this frame (its place no longer looks like
-    /// it) ends the occlusion only if the code looks to be where the reading is carried: else it
-    /// was read before the code was covered, and is dropped.
+    /// it) is carried by the image motion (the track has stood still since), else kept where it was
+    /// read. It ends the occlusion when the track was already occluded on the frame it was read on
+    /// and it is at most `occlusionFrames` frames old (the code is back, read since it was hidden),
+    /// or when the code looks to be where it is carried; else the code was covered after it was
+    /// read, and the reading is dropped.
     func carry(_ detections: [Detection], from index: UInt64, pyramid: LumaPyramid?) -> [Detection] {
         guard index != frameIndex else { return detections }
         let live = tracker.liveTracks, occluded = tracker.occludedIDs
         return detections.compactMap { d in
-            guard let moved = carried(d, from: index, live: live, pyramid: pyramid) else { return nil }
+            let hidden = live.filter { $0.symbology == d.symbology && $0.payload == d.payload }
+                .min { $0.quad.center.distance(to: d.quad.center) < $1.quad.center.distance(to: d.quad.center) }
+                .flatMap { occluded.contains($0.id) ? $0 : nil }
+            guard let moved = carried(d, from: index, live: live, pyramid: pyramid, byTrack: hidden == nil) else { return nil }
             // The code's look where it was read: on this frame it may be covered already.
             let look = detectOcclusion ? pyramid.flatMap { Appearance($0, quad: d.quad) } : nil
-            let track = live.filter { $0.symbology == d.symbology && $0.payload == d.payload }
-                .min { $0.quad.center.distance(to: moved.quad.center) < $1.quad.center.distance(to: moved.quad.center) }
-            if let track, occluded.contains(track.id) {
-                guard let look, let cur = current, let now = Appearance(cur, quad: moved.quad), now.matches(look) else { return nil }
+            if let hidden {
+                let readSinceHidden = history.state(of: hidden.id, at: index) == .occluded
+                    && frameIndex - index <= UInt64(Self.occlusionFrames)
+                let looksThere = look.flatMap { l in current.flatMap { Appearance($0, quad: moved.quad) }.map { $0.matches(l) } } ?? false
+                guard readSinceHidden || looksThere else { return nil }
             }
             if let look { carriedLooks.append((moved.quad, look)) }
             return moved
         }
     }
 
-    /// `d`, decoded on frame `index`, moved onto the frame in progress (see `carry`); nil when it
-    /// cannot be carried.
-    private func carried(_ d: Detection, from index: UInt64, live: [Track], pyramid: LumaPyramid?) -> Detection? {
-        if let moved = history.carry(d, from: index, to: live) { return moved }
-        let isNew = !live.contains { $0.symbology == d.symbology && $0.payload == d.payload }
+    /// `d`, decoded on frame `index`, moved onto the frame in progress (see `carry`): by its
+    /// track's motion when `byTrack`, else (or when that fails) by the image's; nil when it cannot
+    /// be carried.
+    private func carried(_ d: Detection, from index: UInt64, live: [Track], pyramid: LumaPyramid?, byTrack: Bool) -> Detection? {
+        if byTrack, let moved = history.carry(d, from: index, to: live) { return moved }
+        // A new code, or one whose track is hidden, is kept where it was read when its motion
+        // cannot be measured; other readings are dropped.
+        let keep = !byTrack || !live.contains { $0.symbology == d.symbology && $0.payload == d.payload }
         guard let pyramid, let cur = current, pyramid.width == cur.width, pyramid.height == cur.height else {
-            return isNew ? d : nil
+            return keep ? d : nil
         }
         // A code's own texture may not be enough (fine bars follow only across): retry with
         // its surroundings, a region twice its size.
@@ -222,7 +233,7 @@ final class TrackingStage {
             moved.quad = m.transform.apply(d.quad)
             if moved.quad.isPlausibleMove(from: d.quad) { return moved }
         }
-        return isNew ? d : nil
+        return keep ? d : nil
     }
 
     /// Matches `detections` (pixels of the frame in progress), writes the tracks onto `frame`
