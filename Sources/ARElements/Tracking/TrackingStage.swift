@@ -34,6 +34,8 @@ final class TrackingStage {
     /// since then its place has not looked like it.
     private var looks: [UInt64: Appearance] = [:]
     private var unlike: [UInt64: Int] = [:]
+    /// Per occluded track: frames in a row its place has looked like its code.
+    private var like: [UInt64: Int] = [:]
     /// Looks of the detections carried onto the frame in progress, taken on the frames they were
     /// decoded on (where the code was), at their carried quads.
     private var carriedLooks: [(quad: Quad, look: Appearance)] = []
@@ -83,6 +85,7 @@ final class TrackingStage {
         smoothers = [:]
         looks = [:]
         unlike = [:]
+        like = [:]
     }
 
     /// Allocates the pyramids of the first frames of `width` × `height` ahead of them (when caps
@@ -132,6 +135,7 @@ final class TrackingStage {
             smoothers = [:]
             looks = [:]
             unlike = [:]
+            like = [:]
         }
         size = (frame.width, frame.height)
         if let p = prepared.popLast() { spare = p }
@@ -161,16 +165,20 @@ final class TrackingStage {
     }
 
     /// Marks occluded the tracks whose place has not looked like their code for `occlusionFrames`
-    /// frames in a row (or lies mostly outside the frame), and seen again those whose place looks
-    /// like it once more.
+    /// frames in a row (or lies mostly outside the frame), and seen again those whose place has
+    /// looked like it for as many frames in a row (one frame's likeness may be chance: a plain
+    /// background where a code was) or whose code is read again.
     private func checkOcclusion(_ pyramid: LumaPyramid) {
         var occluded = tracker.occludedIDs
         for t in tracker.liveTracks {
             guard let look = looks[t.id] else { continue }
             if Appearance(pyramid, quad: t.quad)?.matches(look) ?? false {
                 unlike[t.id] = 0
-                occluded.remove(t.id)
+                let n = (like[t.id] ?? 0) + 1
+                like[t.id] = n
+                if n >= Self.occlusionFrames { occluded.remove(t.id) }
             } else {
+                like[t.id] = 0
                 let n = (unlike[t.id] ?? 0) + 1
                 unlike[t.id] = n
                 if n >= Self.occlusionFrames { occluded.insert(t.id) }
@@ -264,6 +272,7 @@ final class TrackingStage {
             smoothers[t.id] = nil
             looks[t.id] = nil
             unlike[t.id] = nil
+            like[t.id] = nil
         }
         // A code's look is taken where it was decoded: on the frame it was read on.
         if detectOcclusion, let cur = current {
@@ -337,8 +346,8 @@ struct TrackingSettings: Sendable {
                   path.appending(path: \.confirm), range: 1...8),
             .bool("occlusion", "Detect occlusion",
                   "Report a track as 'occluded' when its place has not looked like its code for 2 frames in a row (covered, torn "
-                      + "off, out of the frame): kept unmoved under its id until expiry, back to 'tracked' when the code is seen "
-                      + "again; aroverlay does not draw it. false: such tracks stay 'tracked' at their last place until expiry",
+                      + "off, out of the frame): kept unmoved under its id until expiry, back when its code is read again or its place "
+                      + "looks like it for 2 frames in a row; aroverlay does not draw it. false: such tracks stay 'tracked' at their last place until expiry",
                   path.appending(path: \.occlusion)),
             ElementStats.property(path.appending(path: \.statsInterval)),
             .bool("post-messages", "Post messages", TrackEvents.messagesBlurb, path.appending(path: \.messages)),
