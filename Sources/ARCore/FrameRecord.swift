@@ -67,7 +67,8 @@ public struct ObjectRecord: Hashable, Sendable {
 ///      "data":"hi","quad":[[10,10],[50,10],[50,50],[10,50]],"state":"detected","kind":"code"}]}
 ///
 /// Keys are written in exactly that order, without spaces. When a payload is not valid UTF-8, `data`
-/// holds its lossy decoding (U+FFFD replacements) and `"data_base64"` (standard, padded) follows it.
+/// holds its text as `PayloadText` reads it (Shift JIS for QR codes, else ISO 8859-1) and
+/// `"data_base64"` (standard, padded: the exact bytes) follows it.
 /// A `located` region (seen, not read) has neither: `{"id":0,"symbology":"2D","quad":[…],"state":"located","kind":"code"}`.
 /// Every object ends with its `"kind"` (`code`, `rectangle`, `note`); a rectangle has no `data` and
 /// ends with `"aspect"` and `"confidence"` (0…1, 2 decimals):
@@ -102,7 +103,7 @@ public struct FrameRecord: Hashable, Sendable {
         out += ",\"width\":\(width),\"height\":\(height),\"objects\":["
         for (i, object) in objects.enumerated() {
             if i > 0 { out += "," }
-            let text = String(decoding: object.payload, as: UTF8.self)
+            let text = PayloadText.text(object.payload, symbology: object.symbology)
             out += "{\"id\":\(object.id),\"symbology\":"
             out += FrameRecord.jsonString(object.symbology)
             // A located region was not read, a rectangle has no payload, a note has text: no data to write.

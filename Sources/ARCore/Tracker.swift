@@ -47,8 +47,9 @@ public struct Detection: Hashable, Sendable {
         self.init(symbology: symbology, payload: Array(text.utf8), quad: quad, quality: quality)
     }
 
-    /// The payload decoded as UTF-8, invalid sequences replaced by U+FFFD.
-    public var text: String { String(decoding: payload, as: UTF8.self) }
+    /// The payload as text (`PayloadText`: UTF-8, else Shift JIS for QR codes, else ISO 8859-1);
+    /// `payload` holds the exact bytes.
+    public var text: String { PayloadText.text(payload, symbology: symbology) }
 
     /// Whether a single reading of `symbology` is trustworthy: 2D codes carry Reed–Solomon error
     /// correction, while a 1D reading rests on a check character (or none) that a blurred or
@@ -90,8 +91,9 @@ public struct Track: Hashable, Sendable {
         self.quality = quality
     }
 
-    /// The payload decoded as UTF-8, invalid sequences replaced by U+FFFD.
-    public var text: String { String(decoding: payload, as: UTF8.self) }
+    /// The payload as text (`PayloadText`: UTF-8, else Shift JIS for QR codes, else ISO 8859-1);
+    /// `payload` holds the exact bytes.
+    public var text: String { PayloadText.text(payload, symbology: symbology) }
 }
 
 /// Tuning of a `Tracker`.

@@ -83,8 +83,9 @@ public struct BarcodeRegion: Equatable, Sendable {
         self.reference = reference
     }
 
-    /// The payload as text (UTF-8; invalid sequences replaced).
-    public var text: String { String(decoding: payload, as: UTF8.self) }
+    /// The payload as text (`PayloadText`: UTF-8, else Shift JIS for QR codes, else ISO 8859-1);
+    /// `payload` holds the exact bytes.
+    public var text: String { PayloadText.text(payload, symbology: symbology) }
 
     /// This target as a JSON Lines object (id 0 when not tracked).
     public var record: ObjectRecord {

@@ -446,8 +446,12 @@ struct TrackBench {
 
     /// A payload as compared with the truth, like the accuracy bench: line endings normalised,
     /// UPC-A / UPC-E / EAN-13 as the GTIN-13 they stand for (`symbology` nil: judged by the digits).
+    /// What a reading is compared by: its text (`PayloadText`, as the JSON Lines' `data` and the
+    /// corpus's `.txt` files hold it), line endings normalised, EAN/UPC as their GTIN-13. A truth
+    /// payload (`symbology` nil) is text already.
     static func payloadKey(_ symbology: String?, _ payload: [UInt8]) -> [UInt8] {
-        Accuracy.gtin13(type: symbology, Accuracy.normalise(payload))
+        let text = symbology.map { Array(PayloadText.text(payload, symbology: $0).utf8) } ?? payload
+        return Accuracy.gtin13(type: symbology, Accuracy.normalise(text))
     }
 
     func score(_ output: [FrameRecord], truth: Truth, method: String, timing: Run?) -> TrackScore {

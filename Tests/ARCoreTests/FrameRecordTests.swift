@@ -15,8 +15,19 @@ final class FrameRecordTests: XCTestCase {
     }
 
     func testKnownRecordSerialisesToTheExactLine() {
-        let expected = #"{"frame":3,"pts":40000000,"width":640,"height":480,"objects":[{"id":1,"symbology":"QR-Code","data":"say \"hi\"\\ back\n\ttab\u0001é€","quad":[[10,10.5],[50.25,10],[50,-3.1],[10,50]],"state":"detected","kind":"code"},{"id":2,"symbology":"QR-Code","data":"fo�\u0000","data_base64":"Zm//AA==","quad":[[0,0],[1,0],[1,1],[0,1]],"state":"lost","kind":"code"}]}"#
+        let expected = #"{"frame":3,"pts":40000000,"width":640,"height":480,"objects":[{"id":1,"symbology":"QR-Code","data":"say \"hi\"\\ back\n\ttab\u0001é€","quad":[[10,10.5],[50.25,10],[50,-3.1],[10,50]],"state":"detected","kind":"code"},{"id":2,"symbology":"QR-Code","data":"foÿ\u0000","data_base64":"Zm//AA==","quad":[[0,0],[1,0],[1,1],[0,1]],"state":"lost","kind":"code"}]}"#
         XCTAssertEqual(knownRecord.jsonLine(), expected)
+    }
+
+    func testAShiftJISQRCodesDataIsItsTextAndItsBytesComeBack() throws {
+        // "日本" in Shift JIS (a Japanese QR code without an ECI): not UTF-8.
+        let sjis: [UInt8] = [0x93, 0xFA, 0x96, 0x7B]
+        let record = FrameRecord(frame: 0, ptsNanoseconds: 0, width: 2, height: 2, objects: [
+            ObjectRecord(id: 1, symbology: "QR-Code", payload: sjis, quad: unitQuad, state: .detected),
+        ])
+        let line = record.jsonLine()
+        XCTAssertTrue(line.contains(#""data":"日本","data_base64":"k/qWew==""#), line)
+        XCTAssertEqual(try FrameRecord(jsonLine: line).objects.first?.payload, sjis)
     }
 
     func testEmptyFrameWithoutPtsWritesNull() {

@@ -250,9 +250,13 @@ final class TrackerTests: XCTestCase {
         XCTAssertEqual(update.tracks.map(\.id), [2])
     }
 
-    func testDetectionTextReplacesInvalidUTF8() {
-        let d = Detection(symbology: "QR-Code", payload: [0x41, 0xFF, 0x42], quad: Quad(Rect(x: 0, y: 0, width: 1, height: 1)))
-        XCTAssertEqual(d.text, "A\u{FFFD}B")
+    func testDetectionTextReadsBytesThatAreNotUTF8AsShiftJISOrLatin1() {
+        let quad = Quad(Rect(x: 0, y: 0, width: 1, height: 1))
+        // 0xFF is neither UTF-8 nor Shift JIS: ISO 8859-1.
+        XCTAssertEqual(Detection(symbology: "QR-Code", payload: [0x41, 0xFF, 0x42], quad: quad).text, "A\u{FF}B")
+        // "日本" in Shift JIS: a QR code's text; another symbology's is ISO 8859-1.
+        XCTAssertEqual(Detection(symbology: "QR-Code", payload: [0x93, 0xFA, 0x96, 0x7B], quad: quad).text, "日本")
+        XCTAssertEqual(Detection(symbology: "CODE-128", payload: [0x93, 0xFA], quad: quad).text, "\u{93}\u{FA}")
     }
 
     func testPartialOutlineConfirmsTheTrackWithoutShrinkingIt() {

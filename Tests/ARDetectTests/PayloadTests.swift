@@ -10,7 +10,7 @@ final class PayloadTests: XCTestCase {
         try scene.add(CodeMatrix.qr(Array(text.utf8)), x: 120, y: 120, module: 4)
         let d = try XCTUnwrap(scene.detect(try BarcodeDetector()).first)
         XCTAssertEqual(d.payload, Array(text.utf8))
-        XCTAssertEqual(d.decodedText, text)
+        XCTAssertEqual(d.text, text)
     }
 
     func testBinaryPayloadIsKeptExactly() throws {
@@ -40,6 +40,6 @@ final class PayloadTests: XCTestCase {
         try scene.add(CodeMatrix.qr(bytes), x: 100, y: 100, module: 4)
         let d = try XCTUnwrap(scene.detect(try BarcodeDetector()).first)
         XCTAssertEqual(d.payload, bytes)
-        XCTAssertEqual(d.decodedText, "日本")
+        XCTAssertEqual(d.text, "日本")
     }
 }

@@ -206,6 +206,30 @@ final class TrackTests: XCTestCase {
         assertQuad(r.quad, now.truth[0].quad, within: 2)
     }
 
+    /// A code read once more as it fades out (H.264 leaves a faint ghost of it for a frame or two)
+    /// keeps its crisp look: when only the print beneath is left, its place no longer looks like it.
+    func testACodeReadAsAFaintGhostIsStillOccludedOnceItIsGone() throws {
+        // Print on a light card (squares of 24 px), and the code on top of it.
+        var print = TestFrame(width: 240, height: 240)
+        for y in 0..<240 { for x in 0..<240 { print.image[x, y] = (x / 24 + y / 24) % 2 == 0 ? 205 : 245 } }
+        var crisp = print
+        crisp.addQR("GHOST", x: 120, y: 120, module: 4)
+        // The code at 30 % of its contrast over the print: still read, a quarter as contrasted.
+        var ghost = print
+        for i in ghost.image.pixels.indices {
+            ghost.image.pixels[i] = UInt8(Double(print.image.pixels[i]) - Double(255 - Int(crisp.image.pixels[i])) * 0.3)
+        }
+        let h = Harness("arbarcodetrack detect-mode=sync", caps: crisp.i420Caps)
+        var states: [TrackState] = []
+        for (i, f) in [crisp, crisp, ghost, print, print, print].enumerated() {
+            let regions = try XCTUnwrap(h.process(f.i420, ptsNanoseconds: UInt64(i) * frameNs)).regions
+            XCTAssertTrue(regions.allSatisfy { $0.text == "GHOST" && $0.trackID == 1 }, "frame \(i)")
+            states += regions.map(\.state)
+        }
+        // With the ghost's look kept, the print alone would look like it: `tracked` to the end.
+        XCTAssertEqual(states, [.detected, .detected, .detected, .tracked, .occluded, .occluded])
+    }
+
     func testACodeOnACardSlidIntoPlaceOverAnotherIsTrackedWhileTheOtherIsOccluded() throws {
         var under = TestFrame(width: 240, height: 240)
         under.addQR("UNDER", x: 120, y: 120, module: 4)

@@ -36,7 +36,7 @@ enum DetectMessage {
 
     private static func describe(_ d: Detection, into s: OwnedStructure) {
         s.set("type", string: d.symbology)
-        s.set("symbol", string: d.decodedText)
+        s.set("symbol", string: d.text)
         s.set("quality", int: Int32(clamping: d.quality))
         s.set("quad", doubles: d.quad.corners.flatMap { [$0.x, $0.y] })
         s.set("orientation", double: d.quad.rotationDegrees)

@@ -43,6 +43,8 @@ final class TrackingStage {
     private var detectOcclusion = true
     /// Frames in a row a track's place must look unlike its code before it is `occluded` (two: 67 ms at 30 fps).
     static let occlusionFrames = 2
+    /// A code's look is kept rather than replaced by one with less than this fraction of its contrast.
+    static let flatterLook: Float = 0.5
     private var frameCount: UInt64 = 0
     private var size: (width: Int, height: Int)?
     private var timestamp: UInt64 = 0
@@ -278,7 +280,12 @@ final class TrackingStage {
         if detectOcclusion, let cur = current {
             for t in update.tracks where t.state == .detected {
                 let carried = carriedLooks.first { $0.quad.contains(t.quad.center) || t.quad.contains($0.quad.center) }
-                if let look = carried?.look ?? Appearance(cur, quad: t.quad) { looks[t.id] = look }
+                // A much flatter look does not replace a crisp one: a code read as it fades out (its
+                // ghost in H.264's next frames) would leave its place matching that ghost after it is gone.
+                if let look = carried?.look ?? Appearance(cur, quad: t.quad),
+                   look.contrast >= Self.flatterLook * (looks[t.id]?.contrast ?? 0) {
+                    looks[t.id] = look
+                }
                 unlike[t.id] = 0
             }
         }

@@ -1,4 +1,3 @@
-import ARCore
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -34,11 +33,6 @@ public enum PayloadText {
         guard let produced else { return nil }
         return String(validatingUTF8Bytes: output[..<produced].map { UInt8(bitPattern: $0) })
     }
-}
-
-extension Detection {
-    /// The payload as text (see `PayloadText`); `payload` holds the exact bytes.
-    public var decodedText: String { PayloadText.text(payload, symbology: symbology) }
 }
 
 extension String {
