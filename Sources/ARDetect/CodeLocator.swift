@@ -166,10 +166,9 @@ public struct CodeLocator: Sendable {
         measured.withUnsafeMutableBufferPointer { found in
             let found = found  // each call writes its own index only
             let cells = cells
-            // Costliest first (a large blob's finder search, a long group's profiles): a big group
-            // started last would leave the other threads idle.
+            // Largest groups first (a large blob's finder search, a long group's profiles).
             let groups = linear + blobs
-            let order = groups.indices.sorted { (groups[$0].count, $1) > (groups[$1].count, $0) }
+            let order = DecodePool.costliestFirst(groups.map { Double($0.count) })
             forEach(groups.count) { k in
                 let i = order[k]
                 found[i] = i < linear.count ? self.linear(linear[i], cells: cells, cols: cols, luma: luma).map { [$0] } ?? []

@@ -46,9 +46,14 @@ final class DecodePool: @unchecked Sendable {  // Mutable state is only touched 
     /// a long call started last would leave the other workers idle at the end of the batch.
     func run(count: Int, costliestFirst cost: (Int) -> Double, _ body: @escaping (_ worker: Int, _ index: Int) -> Void) {
         guard workers > 1, count > 2 else { return run(count: count, body) }
-        let costs = (0..<count).map(cost)
-        let order = (0..<count).sorted { (costs[$0], $1) > (costs[$1], $0) }
+        let order = Self.costliestFirst((0..<count).map(cost))
         run(count: count) { worker, k in body(worker, order[k]) }
+    }
+
+    /// The indices of `costs` from the largest cost down, ties in index order: the order a batch is
+    /// best handed out in, so that no long call starts last.
+    static func costliestFirst(_ costs: [Double]) -> [Int] {
+        costs.indices.sorted { (costs[$0], $1) > (costs[$1], $0) }
     }
 
     /// Calls `body(worker, index)` for every index in `0..<count`; returns when every call has returned.

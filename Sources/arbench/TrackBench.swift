@@ -444,11 +444,10 @@ struct TrackBench {
 
     // MARK: Scoring
 
-    /// A payload as compared with the truth, like the accuracy bench: line endings normalised,
-    /// UPC-A / UPC-E / EAN-13 as the GTIN-13 they stand for (`symbology` nil: judged by the digits).
-    /// What a reading is compared by: its text (`PayloadText`, as the JSON Lines' `data` and the
-    /// corpus's `.txt` files hold it), line endings normalised, EAN/UPC as their GTIN-13. A truth
-    /// payload (`symbology` nil) is text already.
+    /// A payload as compared with the truth, like the accuracy bench: a reading's text (`PayloadText`,
+    /// as the JSON Lines' `data` and the corpus's `.txt` files hold it), line endings normalised,
+    /// UPC-A / UPC-E / EAN-13 as the GTIN-13 they stand for. A truth payload (`symbology` nil) is
+    /// text already and judged by its digits.
     static func payloadKey(_ symbology: String?, _ payload: [UInt8]) -> [UInt8] {
         let text = symbology.map { Array(PayloadText.text(payload, symbology: $0).utf8) } ?? payload
         return Accuracy.gtin13(type: symbology, Accuracy.normalise(text))

@@ -26,4 +26,9 @@ final class DecodePoolTests: XCTestCase {
             XCTAssertEqual(tally.values, [Int](repeating: 1, count: count), "count \(count)")
         }
     }
+
+    func testTheCostliestFirstOrderBreaksTiesByIndex() {
+        XCTAssertEqual(DecodePool.costliestFirst([1, 3, 2, 3, 0]), [1, 3, 2, 0, 4])
+        XCTAssertEqual(DecodePool.costliestFirst([]), [])
+    }
 }

@@ -214,7 +214,7 @@ final class TrackingStage {
             let look = detectOcclusion ? pyramid.flatMap { Appearance($0, quad: d.quad) } : nil
             if let hidden {
                 let readSinceHidden = history.state(of: hidden.id, at: index) == .occluded
-                    && frameIndex - index <= UInt64(Self.occlusionFrames)
+                    && index + UInt64(Self.occlusionFrames) >= frameIndex
                 let looksThere = look.flatMap { l in current.flatMap { Appearance($0, quad: moved.quad) }.map { $0.matches(l) } } ?? false
                 guard readSinceHidden || looksThere else { return nil }
             }
