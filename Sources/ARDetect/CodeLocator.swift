@@ -29,6 +29,12 @@ public struct LocatedRegion: Hashable, Sendable {
     /// A QR code's three finder patterns outline the region (its timing patterns may still be
     /// unreadable, e.g. blurred): always worth decoding, verified only with its timing patterns.
     public var outlinedByFinderPatterns = false
+    /// The module grid of the QR code in perspective the region holds (its three finder patterns
+    /// are not a right isosceles triangle, and fit this grid).
+    public var grid: QRGrid?
+    /// The three finder patterns of the QR code the region holds, its top-left one first, when they
+    /// outline it seen from the front (its grid is measured from them when it is decoded).
+    var finders: [FinderPattern] = []
     /// Where a track expects a code of this kind (`CodeLocator.region(around:kind:in:)`): read with
     /// that kind's decoders only, since a reading of another kind there confirms nothing.
     public var expected = false
@@ -90,6 +96,8 @@ public struct CodeLocator: Sendable {
             for var r in next.withImage({ regionsAtOneScale($0, skipping: skip, forEach: forEach) }) {
                 r.quad = r.quad.scaled(sx: scale, sy: scale)
                 r.moduleSize *= scale
+                r.grid = r.grid?.scaled(by: scale)
+                r.finders = r.finders.map { FinderPattern(centre: $0.centre * scale, moduleSize: $0.moduleSize * scale) }
                 let overlapping = out.indices.filter { out[$0].quad.contains(r.quad.center) || r.quad.contains(out[$0].quad.center) }
                 if overlapping.isEmpty {
                     out.append(r)
@@ -337,8 +345,10 @@ public struct CodeLocator: Sendable {
             let box = quad.boundingBox
             let finders = FinderPattern.find(in: luma, box: Self.grown(box, by: 0.1))
             let module = finders.isEmpty ? quad.meanSide / 25 : finders.map(\.moduleSize).reduce(0, +) / Double(finders.count)
+            let codes = FinderPattern.qrCodes(finders, in: luma)
             return LocatedRegion(kind: .matrix, quad: quad, axisDegrees: quad.rotationDegrees, moduleSize: module, score: 0,
-                                 verified: true, expected: true)
+                                 verified: true, grid: codes.count == 1 ? codes[0].grid : nil, finders: codes.count == 1 ? codes[0].finders : [],
+                                 expected: true)
         }
     }
 
@@ -376,9 +386,12 @@ public struct CodeLocator: Sendable {
             codes = []
         }
         let qr = codes.map { LocatedRegion(kind: .matrix, quad: $0.quad, axisDegrees: degrees, moduleSize: $0.moduleSize,
-                                           score: score, verified: $0.timing, outlinedByFinderPatterns: true) }
-        // Every finder pattern accounted for: the blob is those codes and their surroundings.
-        guard codes.count * 3 < finders.count || finders.isEmpty else { return qr }
+                                           score: score, verified: $0.timing, outlinedByFinderPatterns: true,
+                                           grid: $0.grid, finders: $0.finders) }
+        // Every finder pattern accounted for (a code's own, or a stray one among its modules): the
+        // blob is those codes and their surroundings.
+        let unaccounted = finders.filter { f in !codes.contains { $0.quad.contains(f.centre) } }
+        guard !unaccounted.isEmpty || finders.isEmpty else { return qr }
         let module: Double
         if finders.isEmpty {
             // Dense texture: about one edge every two modules along a line.
@@ -386,7 +399,7 @@ public struct CodeLocator: Sendable {
             let density = Double(edges) / Double(max(1, samples))
             module = max(1, min(Double(cell), 1 / max(0.05, density)))
         } else {
-            module = finders.map(\.moduleSize).reduce(0, +) / Double(finders.count)
+            module = unaccounted.map(\.moduleSize).reduce(0, +) / Double(unaccounted.count)
         }
         // A QR code is at most 177 modules (plus its quiet zone) across: a larger blob is texture.
         guard max(box.width, box.height) / module <= 200 else { return qr }
@@ -519,9 +532,14 @@ struct BarProfile {
 
 /// QR finder patterns (dark-light-dark-light-dark runs in ratio 1:1:3:1:1, across rows and
 /// columns through the same centre).
-struct FinderPattern {
+struct FinderPattern: Hashable {
     var centre: Point
     var moduleSize: Double
+
+    /// This pattern's squares fitted in `luma` (`FinderSquares`).
+    func squares(in luma: LumaImage) -> FinderSquares? {
+        FinderSquares.fit(centre: centre, module: moduleSize, in: luma)
+    }
 
     /// Distinct finder patterns in `box` of `luma`, rows scanned every other line.
     static func find(in luma: LumaImage, box: Rect) -> [FinderPattern] {
@@ -577,46 +595,100 @@ struct FinderPattern {
         return found
     }
 
+    /// A QR code outlined by finder patterns: see `qrCodes(_:in:)`.
+    typealias QRCodeOutline = (quad: Quad, moduleSize: Double, timing: Bool, grid: QRGrid?, finders: [FinderPattern])
+
     /// The QR codes three of `finders` outline (each finder used once): modules within a third of
     /// each other, centres on a right isosceles triangle (within 15 %) with sides of 10–180 modules
     /// (a version 1 code has 14); `timing`: whether the timing patterns between them are seen. Each as its box (the fourth corner completes the square; finder
-    /// centres lie 3.5 modules inside the code, plus a 2-module margin) and module size.
-    static func qrCodes(_ finders: [FinderPattern], in luma: LumaImage) -> [(quad: Quad, moduleSize: Double, timing: Bool)] {
-        var used = Set<Int>(), out: [(quad: Quad, moduleSize: Double, timing: Bool)] = []
+    /// centres lie 3.5 modules inside the code, plus a 2-module margin), module size and the three
+    /// patterns, the corner one first. Three patterns that are not such a triangle outline a code
+    /// in perspective when its grid fits (`QRGrid.measure`: the patterns' squares on one
+    /// homography, the timing patterns in step); its grid is then given and its timing seen.
+    static func qrCodes(_ finders: [FinderPattern], in luma: LumaImage) -> [QRCodeOutline] {
+        var out: [QRCodeOutline] = []
         guard finders.count >= 3 else { return [] }
-        for i in 0..<finders.count where !used.contains(i) {
-            for j in (i + 1)..<finders.count where !used.contains(i) && !used.contains(j) {
-                for k in (j + 1)..<finders.count where !used.contains(i) && !used.contains(j) && !used.contains(k) {
-                    let f = [finders[i], finders[j], finders[k]]
-                    let m = f.map(\.moduleSize)
-                    guard m.max()! <= 1.33 * m.min()! else { continue }
+        // Triples seen from the front, the most square first (a stray pattern, e.g. an alignment
+        // pattern among data modules, can make a looser triangle with two of a code's own).
+        var frontal: [(error: Double, corner: Int, others: [Int])] = []
+        var oblique: [[Int]] = []
+        for i in 0..<finders.count {
+            for j in (i + 1)..<finders.count {
+                for k in (j + 1)..<finders.count {
+                    let t = [i, j, k], m = t.map { finders[$0].moduleSize }
+                    guard m.max()! <= perspectiveModuleRatio * m.min()! else { continue }
                     let module = m.reduce(0, +) / 3
-                    // The corner finder is the one opposite the longest side.
-                    let pairs = [(0, 1, 2), (1, 2, 0), (0, 2, 1)].map { (a, b, c) in (f[a].centre.distance(to: f[b].centre), c) }
+                    // The corner pattern is the one opposite the longest side.
+                    let sides = [(0, 1, 2), (1, 2, 0), (0, 2, 1)]
+                        .map { (a, b, c) in (finders[t[a]].centre.distance(to: finders[t[b]].centre), t[c]) }
                         .sorted { $0.0 < $1.0 }
-                    let (short, mid, long) = (pairs[0].0, pairs[1].0, pairs[2].0)
-                    guard short >= 10 * module, long <= 180 * module * 2.0.squareRoot(), mid <= 1.15 * short,
-                          abs(long - short * 2.0.squareRoot()) <= 0.15 * long else { continue }
-                    let corner = f[pairs[2].1].centre
-                    let others = f.indices.filter { $0 != pairs[2].1 }.map { f[$0].centre }
-                    let timing = hasTimingPatterns(corner: corner, others[0], others[1], module: module, in: luma)
-                    let fourth = others[0] + others[1] - corner
-                    let pts = [corner, others[0], fourth, others[1]]
-                    let c = pts.reduce(Point(x: 0, y: 0), +) * 0.25
-                    // Out from the centre: finder centres are 3.5 modules (√2 · 3.5 diagonally) inside the code.
-                    let grown = pts.map { p -> Point in
-                        let v = p - c, l = (v.x * v.x + v.y * v.y).squareRoot()
-                        return p + v * ((5.5 * 2.0.squareRoot() * module) / max(l, 1))
+                    let (short, mid, long) = (sides[0].0, sides[1].0, sides[2].0)
+                    let skew = abs(long - short * 2.0.squareRoot()) / long
+                    if m.max()! <= 1.33 * m.min()!, short >= 10 * module, long <= 180 * module * 2.0.squareRoot(),
+                       mid <= 1.15 * short, skew <= 0.15 {
+                        frontal.append((skew + (mid - short) / short + (m.max()! - m.min()!) / module, sides[2].1,
+                                        t.filter { $0 != sides[2].1 }))
+                    } else if short >= 10 * m.min()!, long <= 260 * m.max()! {
+                        oblique.append(t)
                     }
-                    let xs = grown.map(\.x), ys = grown.map(\.y)
-                    let box = Rect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
-                    out.append((Quad(box), module, timing))
-                    used.formUnion([i, j, k])
                 }
             }
         }
+        var used = Set<Int>()
+        for c in frontal.enumerated().sorted(by: { ($0.element.error, $0.offset) < ($1.element.error, $1.offset) }).map(\.element)
+            where used.isDisjoint(with: [c.corner] + c.others) {
+            let f = [c.corner] + c.others
+            let m = f.map { finders[$0].moduleSize }, module = m.reduce(0, +) / 3
+            let corner = finders[c.corner].centre, others = c.others.map { finders[$0].centre }
+            let timing = hasTimingPatterns(corner: corner, others[0], others[1], module: module, in: luma)
+            let fourth = others[0] + others[1] - corner
+            let pts = [corner, others[0], fourth, others[1]]
+            let centre = pts.reduce(Point(x: 0, y: 0), +) * 0.25
+            // Out from the centre: finder centres are 3.5 modules (√2 · 3.5 diagonally) inside the code.
+            let grown = pts.map { p -> Point in
+                let v = p - centre, l = (v.x * v.x + v.y * v.y).squareRoot()
+                return p + v * ((5.5 * 2.0.squareRoot() * module) / max(l, 1))
+            }
+            let xs = grown.map(\.x), ys = grown.map(\.y)
+            let box = Rect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
+            out.append((Quad(box), module, timing, nil, f.map { finders[$0] }))
+            used.formUnion(f)
+        }
+        // Not a square seen from the front: a code in perspective when its grid fits. Only in blobs
+        // with few patterns (texture with many finder-like blots would cost a grid per triple).
+        guard finders.count <= maxPerspectiveFinders else { return out }
+        var fits: [Int: FinderSquares?] = [:]
+        func squares(_ i: Int) -> FinderSquares? {
+            if let known = fits[i] { return known }
+            let fit = finders[i].squares(in: luma)
+            fits[i] = fit
+            return fit
+        }
+        for t in oblique.prefix(maxPerspectiveGrids) where used.isDisjoint(with: t) {
+            let fitted = t.compactMap(squares)
+            guard fitted.count == 3 else { continue }
+            // The top-left pattern's sides run along both lines to the others; each other pattern
+            // has one line along its diagonal.
+            func worst(_ c: Int) -> Double {
+                (0..<3).filter { $0 != c }.map { fitted[c].misalignment(towards: fitted[$0].centre) }.max()!
+            }
+            let c = (0..<3).min { worst($0) < worst($1) }!
+            let others = (0..<3).filter { $0 != c }
+            guard let grid = QRGrid.measure(corner: fitted[c], fitted[others[0]], fitted[others[1]], in: luma),
+                  let box = Rect(enclosing: grid.outline(margin: 2).corners) else { continue }
+            let module = t.map { finders[$0].moduleSize }.reduce(0, +) / 3
+            out.append((Quad(box), module, true, grid, []))
+            used.formUnion(t)
+        }
         return out
     }
+
+    /// Most a code's finder patterns' module sizes differ by (a code in strong perspective).
+    static let perspectiveModuleRatio = 2.5
+    /// Most triples of finder patterns per blob checked for a code in perspective (each measures a
+    /// grid, `QRGrid`), and most patterns in the blob: texture with many finder-like blots costs no
+    /// more than this.
+    static let maxPerspectiveGrids = 4, maxPerspectiveFinders = 6
 
     /// Whether the timing patterns of a QR code with its corner finder at `corner` and the other two
     /// at `a` and `b` (centres, pixels) are there: on row and column 6, between the finder patterns,

@@ -17,25 +17,8 @@ extension LumaPlane {
             resampleAxisAligned(source, map: map, width: width, height: height)
             return
         }
-        let taps = max(1, Int(map.scale.rounded(.up)))
-        let step = 1.0 / Double(taps)
-        let weight = 1.0 / Double(taps * taps)
-        let w = width
-        pixels.withUnsafeMutableBufferPointer { dst in
-            for y in 0..<height {
-                for x in 0..<w {
-                    var sum = 0.0
-                    for j in 0..<taps {
-                        let py = Double(y) + (Double(j) + 0.5) * step
-                        for i in 0..<taps {
-                            let px = Double(x) + (Double(i) + 0.5) * step
-                            sum += source.sample(map.a * px + map.b * py + map.tx, map.c * px + map.d * py + map.ty)
-                        }
-                    }
-                    dst[y * w + x] = UInt8(min(255, max(0, sum * weight + 0.5)))
-                }
-            }
-        }
+        let affine = Homography(matrix: [map.a, map.b, map.tx, map.c, map.d, map.ty, 0, 0, 1])!
+        resample(source, map: affine, width: width, height: height, taps: max(1, Int(map.scale.rounded(.up))))
     }
 
     /// `resample` for a map without rotation: bilinear with `round(scale)`² taps per pixel (a mild
@@ -80,6 +63,37 @@ extension LumaPlane {
                         }
                     }
                     dst[y * width + x] = UInt8(min(255, (sum + half) / (n * 65536)))
+                }
+            }
+        }
+    }
+
+    /// Fills this buffer (resized to `width × height`) by sampling `source` at `map(p)` for each
+    /// destination pixel centre `p`: bilinear, with `taps`² samples per pixel (a box prefilter when
+    /// `map` shrinks the image). Points outside `source` take the nearest border pixel.
+    mutating func resample(_ source: LumaImage, map: Homography, width: Int, height: Int, taps: Int) {
+        resize(width: width, height: height)
+        let m = map.matrix, step = 1.0 / Double(taps), weight = 1.0 / Double(taps * taps)
+        // A homography keeps lines straight: the image's corners inside the source put every point
+        // inside, where sampling needs no clamping.
+        let corners = [(0.0, 0.0), (Double(width), 0), (0, Double(height)), (Double(width), Double(height))].map { c in
+            map.apply(Point(x: c.0, y: c.1))
+        }
+        let inside = corners.allSatisfy { $0.x >= 1 && $0.y >= 1 && $0.x < Double(source.width) - 2 && $0.y < Double(source.height) - 2 }
+        pixels.withUnsafeMutableBufferPointer { dst in
+            for y in 0..<height {
+                for x in 0..<width {
+                    var sum = 0.0
+                    for j in 0..<taps {
+                        let py = Double(y) + (Double(j) + 0.5) * step
+                        for i in 0..<taps {
+                            let px = Double(x) + (Double(i) + 0.5) * step
+                            let w = 1 / (m[6] * px + m[7] * py + m[8])
+                            let sx = (m[0] * px + m[1] * py + m[2]) * w, sy = (m[3] * px + m[4] * py + m[5]) * w
+                            sum += inside ? source.sampleInside(sx, sy) : source.sample(sx, sy)
+                        }
+                    }
+                    dst[y * width + x] = UInt8(min(255, max(0, sum * weight + 0.5)))
                 }
             }
         }

@@ -239,6 +239,11 @@ final class RegionDecoder {
     // MARK: - 2D
 
     private func decodeMatrix(_ region: LocatedRegion, in luma: LumaImage, options: DetectorOptions) -> [Detection] {
+        // A code in perspective comes with its grid; one seen from the front with its finder patterns.
+        if let grid = region.grid ?? QRGrid.measure(region.finders, in: luma) {
+            let upright = decodeUpright(grid, region, in: luma, options: options)
+            if !upright.isEmpty { return upright }
+        }
         // Outlined by finder patterns (or tracked): the module size is measured, not guessed.
         let measured = region.verified || region.outlinedByFinderPatterns
         let box = region.quad.boundingBox
@@ -277,6 +282,41 @@ final class RegionDecoder {
                 // A QR code's own outline (its three finder patterns, or its track) holds no 1D code.
                 let scanner = region.expected || region.outlinedByFinderPatterns ? self.expectedMatrixScanner : self.matrixScanner
                 return scanner.scan(image).compactMap { $0.detection(in: image, map: map(scale)) }
+            })
+    }
+
+    /// Pixels per module of a QR code turned upright by its grid (`decodeUpright`).
+    static let uprightModulePixels = 3.0
+    /// Quiet zone around a QR code turned upright, modules (the standard's 4).
+    static let uprightQuietModules = 4.0
+
+    /// A QR code outlined by its finder patterns, turned upright and flat by its measured grid
+    /// (`QRGrid`, which holds in perspective) and read at `uprightModulePixels`: a fraction of the
+    /// pixels the frame-aligned passes need to keep sub-pixel corners, which come from the grid
+    /// here. Empty when the grid does not fit or no pass reads.
+    private func decodeUpright(_ grid: QRGrid, _ region: LocatedRegion, in luma: LumaImage, options: DetectorOptions) -> [Detection] {
+        let k = Self.uprightModulePixels, quiet = Self.uprightQuietModules
+        let (map, width) = grid.upright(pixelsPerModule: k, quiet: quiet)
+        // The code's own outline in the upright image, where zbar must find it.
+        let n = Double(grid.size)
+        let expected = [Point(x: quiet, y: quiet), Point(x: quiet, y: quiet + n), Point(x: quiet + n, y: quiet + n),
+                        Point(x: quiet + n, y: quiet)].map { $0 * k }
+        // Up to 2 × 2 samples a pixel: enough against aliasing at a third of a module.
+        let taps = min(2, max(1, Int((region.moduleSize / k).rounded(.up))))
+        return firstConfirmed(
+            scales: [1], options: options, sharpenRadius: { _ in max(1, Int((k / 2).rounded())) },
+            render: { _ in
+                work.resample(luma, map: map, width: width, height: width, taps: taps)
+                work.stretchContrast(maxSpan: 256)
+            },
+            read: { image, _ in
+                self.expectedMatrixScanner.scan(image).compactMap { s -> Detection? in
+                    // This code, not a neighbour reaching into its quiet zone, turned as the grid says: zbar's
+                    // corners (top-left, bottom-left, bottom-right, top-right) on the grid's, within two modules.
+                    guard s.isTwoDimensional, !s.payload.isEmpty, s.points.count == 4,
+                          zip(s.points, expected).allSatisfy({ $0.distance(to: $1) <= 2 * k }) else { return nil }
+                    return Detection(symbology: s.name, payload: s.payload, quad: grid.quad, quality: s.quality)
+                }
             })
     }
 }

@@ -381,15 +381,7 @@ public struct RectangleDetector: Sendable {
 
     /// The least-squares line through `points` as a segment spanning them; nil for fewer than 2.
     static func fitLine(_ points: [Point]) -> Segment? {
-        guard points.count >= 2 else { return nil }
-        let c = points.reduce(Point(x: 0, y: 0), +) * (1 / Double(points.count))
-        var xx = 0.0, xy = 0.0, yy = 0.0
-        for p in points {
-            let v = p - c
-            xx += v.x * v.x; xy += v.x * v.y; yy += v.y * v.y
-        }
-        let angle = 0.5 * atan2(2 * xy, xx - yy)
-        let d = Point(x: cos(angle), y: sin(angle))
+        guard let (c, d) = principalAxis(of: points) else { return nil }
         let ts = points.map { ($0 - c).x * d.x + ($0 - c).y * d.y }
         return Segment(a: c + d * ts.min()!, b: c + d * ts.max()!)
     }

@@ -13,9 +13,10 @@ struct DetectScene {
     }
 
     mutating func add(_ matrix: CodeMatrix, x: Double, y: Double, module: Double, rotation: Double = 0, barHeight: Double = 50,
-                      renderer: CodeRenderer = CodeRenderer()) throws {
+                      perspective: Double = 0, renderer: CodeRenderer = CodeRenderer()) throws {
         truth.append(try renderer.render(matrix, placement: CodePlacement(center: Point(x: x, y: y), moduleSize: module,
-                                                                          rotationDegrees: rotation, barHeight: barHeight),
+                                                                          rotationDegrees: rotation, barHeight: barHeight,
+                                                                          perspective: perspective),
                                          into: &image))
     }
 

@@ -1,0 +1,74 @@
+import ARCodeGen
+import ARCore
+@testable import ARDetect
+import XCTest
+
+final class QRGridTests: XCTestCase {
+    private func withLuma<T>(_ scene: DetectScene, _ body: (LumaImage) throws -> T) rethrows -> T {
+        try scene.image.pixels.withUnsafeBytes {
+            try body(LumaImage(base: $0.baseAddress!, width: scene.image.width, height: scene.image.height, stride: scene.image.width))
+        }
+    }
+
+    /// The grid of a code seen from the front, from its finder patterns as the localizer finds them.
+    private func grid(_ scene: DetectScene, _ what: String = "") throws -> QRGrid {
+        try withLuma(scene) { luma in
+            let finders = FinderPattern.find(in: luma, box: Rect(x: 0, y: 0, width: Double(luma.width), height: Double(luma.height)))
+            let codes = FinderPattern.qrCodes(finders, in: luma)
+            XCTAssertEqual(codes.count, 1, what)
+            let f = try XCTUnwrap(codes.first, what).finders
+            return try XCTUnwrap(QRGrid.measure(f, in: luma), "\(what): \(f) \(f.map { $0.squares(in: luma)?.squares.map { $0 == nil } })")
+        }
+    }
+
+    func testTheGridHasTheCodesSizeAndItsCornersToAFractionOfAPixel() throws {
+        for text in ["GRID", "A GRID OF 29 MODULES ACROSS", String(repeating: "A LARGER GRID ", count: 6)] {
+            for rotation in [0.0, 17, 45, 130, 250] {
+                let matrix = try CodeMatrix.qr(text: text)
+                var scene = try DetectScene(width: 480, height: 480)
+                try scene.add(matrix, x: 240, y: 240, module: 5.3, rotation: rotation)
+                let what = "\(matrix.width) modules at \(rotation)°"
+                let g = try grid(scene, what)
+                XCTAssertEqual(g.size, matrix.width, what)
+                // The code's own top-left corner first, each corner within a tenth of a module.
+                assertCorners(g.quad, scene.truth[0], within: 0.5, what)
+            }
+        }
+    }
+
+    func testAQRCodeInStrongPerspectiveIsReadWithItsCornersFromItsGrid() throws {
+        // zbar alone reads keystones up to about 0.15 (`CodePlacement.perspective`).
+        for (perspective, rotation) in [(0.3, 20.0), (-0.3, 200), (0.25, 95)] {
+            var scene = try DetectScene(width: 640, height: 480)
+            try scene.add(try CodeMatrix.qr(text: "SEEN FROM THE SIDE"), x: 320, y: 240, module: 7, rotation: rotation,
+                          perspective: perspective)
+            let what = "keystone \(perspective) at \(rotation)°"
+            let found = scene.detect(try BarcodeDetector(options: DetectorOptions(locate: .regions, threads: 1)))
+            let qr = try XCTUnwrap(found.first { $0.symbology == "QR-Code" }, what)
+            XCTAssertEqual(String(decoding: qr.payload, as: UTF8.self), "SEEN FROM THE SIDE", what)
+            assertCorners(qr.quad, scene.truth[0], within: 1, what)
+        }
+    }
+
+    func testAFrontalQRCodeIsReadUprightWithItsGridsCorners() throws {
+        var scene = try DetectScene(width: 480, height: 360)
+        try scene.add(try CodeMatrix.qr(text: "UPRIGHT"), x: 230, y: 170, module: 9, rotation: 33)
+        let region = try XCTUnwrap(withLuma(scene) { CodeLocator().regions(in: $0) }.first { $0.kind == .matrix })
+        XCTAssertEqual(region.finders.count, 3)
+        let g = try grid(scene)
+        let decoder = try RegionDecoder(symbologies: try Symbology.parseList("qrcode"))
+        let found = withLuma(scene) { decoder.decode(region, in: $0, options: DetectorOptions()) }
+        XCTAssertEqual(found.map { String(decoding: $0.payload, as: UTF8.self) }, ["UPRIGHT"])
+        // Read from the upright image: the corners are the grid's.
+        XCTAssertEqual(found.first?.quad, g.quad)
+    }
+
+    func testLinesMeetWhereTheirPointsSay() throws {
+        let a = try XCTUnwrap(Line.fit((0..<10).map { Point(x: Double($0), y: 2 + 0.5 * Double($0)) }, tolerance: 1))
+        let b = try XCTUnwrap(Line.fit((0..<10).map { Point(x: 4, y: Double($0)) } + [Point(x: 9, y: 3)], tolerance: 1))
+        let p = try XCTUnwrap(a.intersection(b))
+        XCTAssertEqual(p.x, 4, accuracy: 1e-9)
+        XCTAssertEqual(p.y, 4, accuracy: 1e-9)
+        XCTAssertNil(a.intersection(a))
+    }
+}
