@@ -611,7 +611,10 @@ struct FinderPattern: Hashable {
         // Triples seen from the front, the most square first (a stray pattern, e.g. an alignment
         // pattern among data modules, can make a looser triangle with two of a code's own).
         var frontal: [(error: Double, corner: Int, others: [Int])] = []
-        var oblique: [[Int]] = []
+        // Other triples that could be a code in perspective, the likeliest first: seen from any
+        // side, the corner pattern's two neighbours lie about as many of their own modules away
+        // (N − 7 each).
+        var oblique: [(unevenness: Double, triple: [Int])] = []
         for i in 0..<finders.count {
             for j in (i + 1)..<finders.count {
                 for k in (j + 1)..<finders.count {
@@ -628,35 +631,49 @@ struct FinderPattern: Hashable {
                        mid <= 1.15 * short, skew <= 0.15 {
                         frontal.append((skew + (mid - short) / short + (m.max()! - m.min()!) / module, sides[2].1,
                                         t.filter { $0 != sides[2].1 }))
-                    } else if short >= 10 * m.min()!, long <= 260 * m.max()! {
-                        oblique.append(t)
+                    } else {
+                        func modulesApart(_ a: Int, _ b: Int) -> Double {
+                            finders[a].centre.distance(to: finders[b].centre) * 2 / (finders[a].moduleSize + finders[b].moduleSize)
+                        }
+                        let unevenness = t.map { c -> Double in
+                            let o = t.filter { $0 != c }, d = [modulesApart(c, o[0]), modulesApart(c, o[1])]
+                            return d.min()! >= 8 && d.max()! <= 200 ? abs(log(d[0] / d[1])) : .infinity
+                        }.min()!
+                        if unevenness <= log(1.35) { oblique.append((unevenness, t)) }
                     }
                 }
             }
         }
         var used = Set<Int>()
-        for c in frontal.enumerated().sorted(by: { ($0.element.error, $0.offset) < ($1.element.error, $1.offset) }).map(\.element)
-            where used.isDisjoint(with: [c.corner] + c.others) {
-            let f = [c.corner] + c.others
-            let m = f.map { finders[$0].moduleSize }, module = m.reduce(0, +) / 3
-            let corner = finders[c.corner].centre, others = c.others.map { finders[$0].centre }
-            let timing = hasTimingPatterns(corner: corner, others[0], others[1], module: module, in: luma)
-            let fourth = others[0] + others[1] - corner
-            let pts = [corner, others[0], fourth, others[1]]
-            let centre = pts.reduce(Point(x: 0, y: 0), +) * 0.25
-            // Out from the centre: finder centres are 3.5 modules (√2 · 3.5 diagonally) inside the code.
-            let grown = pts.map { p -> Point in
-                let v = p - centre, l = (v.x * v.x + v.y * v.y).squareRoot()
-                return p + v * ((5.5 * 2.0.squareRoot() * module) / max(l, 1))
-            }
-            let xs = grown.map(\.x), ys = grown.map(\.y)
-            let box = Rect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
-            out.append((Quad(box), module, timing, nil, f.map { finders[$0] }))
-            used.formUnion(f)
+        // Frontal triples with their timing patterns first, then codes in perspective (their grid
+        // verifies them), then frontal triples without timing patterns (blurred codes, or patterns of
+        // different codes that happen to make such a triangle).
+        let ranked = frontal.enumerated().sorted { ($0.element.error, $0.offset) < ($1.element.error, $1.offset) }.map { c in
+            let f = [c.element.corner] + c.element.others
+            let module = f.map { finders[$0].moduleSize }.reduce(0, +) / 3
+            let others = c.element.others.map { finders[$0].centre }
+            return (f, module, hasTimingPatterns(corner: finders[f[0]].centre, others[0], others[1], module: module, in: luma))
         }
-        // Not a square seen from the front: a code in perspective when its grid fits. Only in blobs
-        // with few patterns (texture with many finder-like blots would cost a grid per triple).
-        guard finders.count <= maxPerspectiveFinders else { return out }
+        func outlineFrontal(timing: Bool) {
+            for (f, module, seen) in ranked where seen == timing && used.isDisjoint(with: f) {
+                let corner = finders[f[0]].centre, others = f.dropFirst().map { finders[$0].centre }
+                let fourth = others[0] + others[1] - corner
+                let pts = [corner, others[0], fourth, others[1]]
+                let centre = pts.reduce(Point(x: 0, y: 0), +) * 0.25
+                // Out from the centre: finder centres are 3.5 modules (√2 · 3.5 diagonally) inside the code.
+                let grown = pts.map { p -> Point in
+                    let v = p - centre, l = (v.x * v.x + v.y * v.y).squareRoot()
+                    return p + v * ((5.5 * 2.0.squareRoot() * module) / max(l, 1))
+                }
+                let xs = grown.map(\.x), ys = grown.map(\.y)
+                let box = Rect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
+                out.append((Quad(box), module, timing, nil, f.map { finders[$0] }))
+                used.formUnion(f)
+            }
+        }
+        outlineFrontal(timing: true)
+        // Not a square seen from the front: a code in perspective when its grid fits (texture with
+        // many finder-like blots costs at most `maxPerspectiveGrids` grids).
         var fits: [Int: FinderSquares?] = [:]
         func squares(_ i: Int) -> FinderSquares? {
             if let known = fits[i] { return known }
@@ -664,7 +681,9 @@ struct FinderPattern: Hashable {
             fits[i] = fit
             return fit
         }
-        for t in oblique.prefix(maxPerspectiveGrids) where used.isDisjoint(with: t) {
+        let likeliest = oblique.enumerated().sorted { ($0.element.unevenness, $0.offset) < ($1.element.unevenness, $1.offset) }
+        for t in likeliest.map(\.element.triple).filter({ used.isDisjoint(with: $0) }).prefix(maxPerspectiveGrids)
+            where used.isDisjoint(with: t) {
             let fitted = t.compactMap(squares)
             guard fitted.count == 3 else { continue }
             // The top-left pattern's sides run along both lines to the others; each other pattern
@@ -680,15 +699,15 @@ struct FinderPattern: Hashable {
             out.append((Quad(box), module, true, grid, []))
             used.formUnion(t)
         }
+        outlineFrontal(timing: false)
         return out
     }
 
     /// Most a code's finder patterns' module sizes differ by (a code in strong perspective).
     static let perspectiveModuleRatio = 2.5
     /// Most triples of finder patterns per blob checked for a code in perspective (each measures a
-    /// grid, `QRGrid`), and most patterns in the blob: texture with many finder-like blots costs no
-    /// more than this.
-    static let maxPerspectiveGrids = 4, maxPerspectiveFinders = 6
+    /// grid, `QRGrid`): texture with many finder-like blots costs no more than this.
+    static let maxPerspectiveGrids = 8
 
     /// Whether the timing patterns of a QR code with its corner finder at `corner` and the other two
     /// at `a` and `b` (centres, pixels) are there: on row and column 6, between the finder patterns,
