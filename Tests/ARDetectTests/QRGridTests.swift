@@ -71,4 +71,18 @@ final class QRGridTests: XCTestCase {
         XCTAssertEqual(p.y, 4, accuracy: 1e-9)
         XCTAssertNil(a.intersection(a))
     }
+
+    func testATrackedQRCodeWithoutFinderPatternsFoundGetsItsInvertedPass() throws {
+        // Light on dark: the finder-pattern search (dark rings) finds none, so the region goes the
+        // frame-aligned way with its reduced passes; the inverted one must remain.
+        var scene = try DetectScene(width: 240, height: 240, background: 30)
+        try scene.add(CodeMatrix.qr(text: "TRACKED, LIGHT ON DARK"), x: 120, y: 120, module: 4,
+                      renderer: CodeRenderer(darkLevel: 235, lightLevel: 30))
+        let region = withLuma(scene) { CodeLocator().region(around: scene.truth[0], kind: .matrix, in: $0) }
+        XCTAssertTrue(region.finders.isEmpty)
+        XCTAssertNil(region.grid)
+        let detector = try BarcodeDetector(options: DetectorOptions(threads: 1))
+        let found = withLuma(scene) { detector.detect($0, in: [scene.truth[0]], kinds: [.matrix]) }
+        XCTAssertEqual(found.map(\.text), ["TRACKED, LIGHT ON DARK"])
+    }
 }
