@@ -70,10 +70,19 @@ extension LumaPlane {
 
     /// Fills this buffer (resized to `width × height`) by sampling `source` at `map(p)` for each
     /// destination pixel centre `p`: bilinear, with `taps`² samples per pixel (a box prefilter when
-    /// `map` shrinks the image). Points outside `source` take the nearest border pixel.
+    /// `map` shrinks the image). Points outside `source` take the nearest border pixel. A `map` that
+    /// sends part of the image past the horizon (a projective divisor not positive at a corner)
+    /// samples nothing: the buffer is left white.
     mutating func resample(_ source: LumaImage, map: Homography, width: Int, height: Int, taps: Int) {
         resize(width: width, height: height)
         let m = map.matrix, step = 1.0 / Double(taps), weight = 1.0 / Double(taps * taps)
+        // The divisor is affine in the point: positive at the four corners, positive everywhere.
+        let divisors = [(0.0, 0.0), (Double(width), 0), (0, Double(height)), (Double(width), Double(height))]
+            .map { m[6] * $0.0 + m[7] * $0.1 + m[8] }
+        guard divisors.allSatisfy({ $0 > 1e-9 && $0.isFinite }), m.allSatisfy(\.isFinite) else {
+            pixels.withUnsafeMutableBufferPointer { $0.update(repeating: 255) }
+            return
+        }
         // A homography keeps lines straight: the image's corners inside the source put every point
         // inside, where sampling needs no clamping.
         let corners = [(0.0, 0.0), (Double(width), 0), (0, Double(height)), (Double(width), Double(height))].map { c in

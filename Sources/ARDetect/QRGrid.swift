@@ -60,7 +60,9 @@ public struct QRGrid: Hashable, Sendable {
         let across = (u.length / ((m[0] + m[1]) / 2) + v.length / ((m[0] + m[2]) / 2)) / 2 + 7
         let estimate = Int(((across - 17) / 4).rounded())
         var best: (grid: QRGrid, score: Double, error: Double)?
-        for version in max(1, estimate - 1)...min(40, max(1, estimate + 1)) {
+        // Versions 1 … 40 only, whatever the patterns' spacing says.
+        let low = min(40, max(1, estimate - 1)), high = max(low, min(40, estimate + 1))
+        for version in low...high {
             let n = 17 + 4 * version
             guard let fit = fit(labelled, size: n) else { continue }
             let grid = QRGrid(size: n, homography: fit.homography)

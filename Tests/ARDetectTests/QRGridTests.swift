@@ -85,4 +85,28 @@ final class QRGridTests: XCTestCase {
         let found = withLuma(scene) { detector.detect($0, in: [scene.truth[0]], kinds: [.matrix]) }
         XCTAssertEqual(found.map(\.text), ["TRACKED, LIGHT ON DARK"])
     }
+
+    func testPatternsFartherApartThanAnyQRCodeMakeNoGridAndNoTrap() throws {
+        // Three ideal 1 px-module patterns 600 px apart: past version 40 (177 modules).
+        func pattern(_ c: Point) -> FinderSquares {
+            FinderSquares(centre: c, squares: FinderSquares.halves.map { h in
+                Quad(topLeft: c + Point(x: -h, y: -h), topRight: c + Point(x: h, y: -h), bottomRight: c + Point(x: h, y: h),
+                     bottomLeft: c + Point(x: -h, y: h))
+            }, module: 1)
+        }
+        let scene = try DetectScene(width: 700, height: 700)
+        let grid = withLuma(scene) { luma in
+            QRGrid.measure(corner: pattern(Point(x: 20, y: 20)), pattern(Point(x: 620, y: 20)), pattern(Point(x: 20, y: 620)), in: luma)
+        }
+        XCTAssertNil(grid)
+    }
+
+    func testAHomographyPastTheHorizonSamplesNothing() throws {
+        // The divisor 1 − x / 50.5 is 0 at the pixel centre x = 50.5, where the x numerator is 0 too.
+        let map = try XCTUnwrap(Homography(matrix: [1, 0, -50.5, 0, 1, 0, -1 / 50.5, 0, 1]))
+        let scene = try DetectScene(width: 120, height: 40, background: 90)
+        var plane = LumaPlane(width: 1, height: 1)
+        withLuma(scene) { plane.resample($0, map: map, width: 100, height: 10, taps: 1) }
+        XCTAssertEqual(Set(plane.pixels), [255])
+    }
 }
