@@ -76,19 +76,16 @@ extension LumaPlane {
     mutating func resample(_ source: LumaImage, map: Homography, width: Int, height: Int, taps: Int) {
         resize(width: width, height: height)
         let m = map.matrix, step = 1.0 / Double(taps), weight = 1.0 / Double(taps * taps)
+        let corners = [Point(x: 0, y: 0), Point(x: Double(width), y: 0), Point(x: 0, y: Double(height)),
+                       Point(x: Double(width), y: Double(height))]
         // The divisor is affine in the point: positive at the four corners, positive everywhere.
-        let divisors = [(0.0, 0.0), (Double(width), 0), (0, Double(height)), (Double(width), Double(height))]
-            .map { m[6] * $0.0 + m[7] * $0.1 + m[8] }
-        guard divisors.allSatisfy({ $0 > 1e-9 && $0.isFinite }), m.allSatisfy(\.isFinite) else {
+        guard corners.allSatisfy({ m[6] * $0.x + m[7] * $0.y + m[8] > 1e-9 }), m.allSatisfy(\.isFinite) else {
             pixels.withUnsafeMutableBufferPointer { $0.update(repeating: 255) }
             return
         }
         // A homography keeps lines straight: the image's corners inside the source put every point
         // inside, where sampling needs no clamping.
-        let corners = [(0.0, 0.0), (Double(width), 0), (0, Double(height)), (Double(width), Double(height))].map { c in
-            map.apply(Point(x: c.0, y: c.1))
-        }
-        let inside = corners.allSatisfy { $0.x >= 1 && $0.y >= 1 && $0.x < Double(source.width) - 2 && $0.y < Double(source.height) - 2 }
+        let inside = corners.map(map.apply).allSatisfy { $0.x >= 1 && $0.y >= 1 && $0.x < Double(source.width) - 2 && $0.y < Double(source.height) - 2 }
         pixels.withUnsafeMutableBufferPointer { dst in
             for y in 0..<height {
                 for x in 0..<width {

@@ -302,7 +302,7 @@ final class RegionDecoder {
     /// A QR code outlined by its finder patterns, turned upright and flat by its measured grid
     /// (`QRGrid`, which holds in perspective) and read at `uprightModulePixels`: a fraction of the
     /// pixels the frame-aligned passes need to keep sub-pixel corners, which come from the grid
-    /// here. Empty when the grid does not fit or no pass reads.
+    /// here. Empty when no pass reads.
     private func decodeUpright(_ grid: QRGrid, _ region: LocatedRegion, in luma: LumaImage, options: DetectorOptions) -> [Detection] {
         let k = Self.uprightModulePixels, quiet = Self.uprightQuietModules
         let (map, width) = grid.upright(pixelsPerModule: k, quiet: quiet)
