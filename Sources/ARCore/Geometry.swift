@@ -17,9 +17,12 @@ public struct Point: Hashable, Sendable {
     public static func * (a: Point, s: Double) -> Point { Point(x: a.x * s, y: a.y * s) }
 
     /// Euclidean distance to `other`, in pixels.
+    /// This vector's length (its distance from the origin), pixels.
+    public var length: Double { (x * x + y * y).squareRoot() }
+
     /// This vector scaled to length 1 (zero stays zero).
     public var normalised: Point {
-        let l = (x * x + y * y).squareRoot()
+        let l = length
         return l > 0 ? self * (1 / l) : self
     }
 

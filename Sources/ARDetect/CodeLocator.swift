@@ -30,10 +30,10 @@ public struct LocatedRegion: Hashable, Sendable {
     /// unreadable, e.g. blurred): always worth decoding, verified only with its timing patterns.
     public var outlinedByFinderPatterns = false
     /// The module grid of the QR code in perspective the region holds (its three finder patterns
-    /// are not a right isosceles triangle, and fit this grid).
+    /// are not a right isosceles triangle, and fit this grid), measured on the frame itself.
     public var grid: QRGrid?
     /// The three finder patterns of the QR code the region holds, its top-left one first, when they
-    /// outline it seen from the front (its grid is measured from them when it is decoded).
+    /// outline it (without a `grid`, its grid is measured from them when it is decoded).
     var finders: [FinderPattern] = []
     /// Where a track expects a code of this kind (`CodeLocator.region(around:kind:in:)`): read with
     /// that kind's decoders only, since a reading of another kind there confirms nothing.
@@ -96,7 +96,8 @@ public struct CodeLocator: Sendable {
             for var r in next.withImage({ regionsAtOneScale($0, skipping: skip, forEach: forEach) }) {
                 r.quad = r.quad.scaled(sx: scale, sy: scale)
                 r.moduleSize *= scale
-                r.grid = r.grid?.scaled(by: scale)
+                // A grid measured on a coarser level is measured again on the frame when decoded.
+                r.grid = nil
                 r.finders = r.finders.map { FinderPattern(centre: $0.centre * scale, moduleSize: $0.moduleSize * scale) }
                 let overlapping = out.indices.filter { out[$0].quad.contains(r.quad.center) || r.quad.contains(out[$0].quad.center) }
                 if overlapping.isEmpty {
@@ -696,7 +697,7 @@ struct FinderPattern: Hashable {
             guard let grid = QRGrid.measure(corner: fitted[c], fitted[others[0]], fitted[others[1]], in: luma),
                   let box = Rect(enclosing: grid.outline(margin: 2).corners) else { continue }
             let module = t.map { finders[$0].moduleSize }.reduce(0, +) / 3
-            out.append((Quad(box), module, true, grid, []))
+            out.append((Quad(box), module, true, grid, ([c] + others).map { finders[t[$0]] }))
             used.formUnion(t)
         }
         outlineFrontal(timing: false)

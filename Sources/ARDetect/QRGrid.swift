@@ -24,11 +24,6 @@ public struct QRGrid: Hashable, Sendable {
                                      bottomRight: Point(x: b, y: b), bottomLeft: Point(x: a, y: b)))
     }
 
-    /// This grid in an image `factor` times as large.
-    func scaled(by factor: Double) -> QRGrid {
-        QRGrid(size: size, homography: Homography(matrix: [factor, 0, 0, 0, factor, 0, 0, 0, 1])! * homography)
-    }
-
     /// The grid of the code whose finder patterns are `finders` (three, its top-left one first),
     /// each fitted in `luma`; nil as `measure(corner:_:_:in:)`, and for other counts.
     static func measure(_ finders: [FinderPattern], in luma: LumaImage) -> QRGrid? {
@@ -305,10 +300,6 @@ struct Line {
         return Point(x: (offset * other.normal.y - normal.y * other.offset) / det,
                      y: (normal.x * other.offset - offset * other.normal.x) / det)
     }
-}
-
-private extension Point {
-    var length: Double { (x * x + y * y).squareRoot() }
 }
 
 /// z of the cross product of `a` and `b`.

@@ -239,7 +239,7 @@ final class RegionDecoder {
     // MARK: - 2D
 
     private func decodeMatrix(_ region: LocatedRegion, in luma: LumaImage, options: DetectorOptions) -> [Detection] {
-        // A code in perspective comes with its grid; one seen from the front with its finder patterns.
+        // A code in perspective found on the frame itself comes with its grid; others with their finder patterns.
         if let grid = region.grid ?? QRGrid.measure(region.finders, in: luma) {
             let upright = decodeUpright(grid, region, in: luma, options: options)
             if !upright.isEmpty { return upright }

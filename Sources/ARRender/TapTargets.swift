@@ -49,8 +49,3 @@ public struct TapTargets: Sendable {
         return Quad(topLeft: corners[0], topRight: corners[1], bottomRight: corners[2], bottomLeft: corners[3])
     }
 }
-
-extension Point {
-    /// Distance from the origin.
-    var length: Double { (x * x + y * y).squareRoot() }
-}
