@@ -53,6 +53,28 @@ public struct LumaImage {
         x >= 1.5 && y >= 1.5 && x < Double(width) - 2.5 && y < Double(height) - 2.5
     }
 
+    /// Adds to `out[k]`, for k in 0..<`count`, `sampleInside(x + k·dx, y + k·dy)`: a line of
+    /// samples whose two ends `holdsInside` (so every point between them does). Stepped in fixed
+    /// point (32 fractional bits: under 10⁻⁶ px of drift over 4096 samples) with 16-bit weights:
+    /// each value within 0.01 of `sampleInside`'s, in fewer instructions.
+    @inlinable
+    public func addLineInside(x: Double, y: Double, dx: Double, dy: Double, count: Int, into out: UnsafeMutablePointer<Double>) {
+        let one = 4_294_967_296.0
+        var fx = Int64(((x - 0.5) * one).rounded()), fy = Int64(((y - 0.5) * one).rounded())
+        let sx = Int64((dx * one).rounded()), sy = Int64((dy * one).rounded())
+        let stride = self.stride
+        for k in 0..<count {
+            let p = base + Int(fy >> 32) * stride + Int(fx >> 32)
+            let ax = (fx >> 16) & 0xFFFF, ay = (fy >> 16) & 0xFFFF
+            let a = Int64(p.load(as: UInt8.self)), b = Int64(p.load(fromByteOffset: 1, as: UInt8.self))
+            let c = Int64(p.load(fromByteOffset: stride, as: UInt8.self)), d = Int64(p.load(fromByteOffset: stride + 1, as: UInt8.self))
+            let top = (a << 16) + (b - a) * ax, bottom = (c << 16) + (d - c) * ax
+            out[k] += Double((top << 16) + (bottom - top) * ay) * (1 / one)
+            fx &+= sx
+            fy &+= sy
+        }
+    }
+
     /// Pixels (x0, y0), (x1, y0), (x0, y1), (x1, y1) weighted by the fractions `ax`, `ay`.
     @inlinable @inline(__always)
     func bilinear(_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int, _ ax: Double, _ ay: Double) -> Double {

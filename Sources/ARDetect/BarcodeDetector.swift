@@ -210,9 +210,10 @@ public final class BarcodeDetector {
         for codes in both[1] { merge(codes, into: &expectedCodes) }
         var found: [Detection] = []
         var located: [LocatedRegion] = []
-        for (region, read) in zip(regions, results) {
-            var codes = read
-            if codes.isEmpty, region.verified, region.kind == .linear, options.fuseFrames > 1 { codes = fused(region, in: luma) }
+        let fuse = options.fuseFrames > 1 ? regions.indices.filter { results[$0].isEmpty && regions[$0].verified && regions[$0].kind == .linear } : []
+        var read = results
+        for (i, codes) in zip(fuse, fused(fuse.map { regions[$0] }, in: luma)) { read[i] = codes }
+        for (region, codes) in zip(regions, read) {
             if codes.isEmpty {
                 if region.verified { located.append(region) }
                 if !region.verified, options.quietFrames > 0 { quiet.append((region.quad, calls + UInt64(options.quietFrames) + 1)) }
@@ -241,7 +242,11 @@ public final class BarcodeDetector {
     /// `decodeRefined` of each group, each group's results as if decoded alone, every step one
     /// batch on the pool for all groups.
     private func decodeRefined(groups: [[LocatedRegion]], in luma: LumaImage) -> [[[Detection]]] {
-        var results = Self.split(decode(groups.flatMap { $0 }, in: luma), counts: groups.map(\.count))
+        let all = groups.flatMap { $0 }
+        let every = options.retryPassesEvery
+        let decoded = decode(all, in: luma, firstPassOnly: all.map { !misses.allPasses($0, every: every) })
+        if every > 0 { misses.record(all, read: decoded.map { !$0.isEmpty }) }
+        var results = Self.split(decoded, counts: groups.map(\.count))
         // A tall region no pass read: a code's bars may have joined other texture beside them
         // (its strip lines mostly crossed that texture): its halves across the bars, on their own.
         var halves: [(g: Int, i: Int, windows: [LocatedRegion])] = []
@@ -302,19 +307,42 @@ public final class BarcodeDetector {
     /// Strips of unread 1D regions from earlier calls (`DetectorOptions.fuseFrames`).
     private var fusion = StripFusion()
 
-    /// `region` (a verified 1D region no pass read on this call) decoded from its strip fused with
-    /// its strips of earlier calls; empty when there is nothing to fuse yet or no pass reads it.
-    private func fused(_ region: LocatedRegion, in luma: LumaImage) -> [Detection] {
-        guard let decoder = decoders.first else { return [] }
-        let scale = fusion.entry(at: region.quad).map { fusion.entries[$0].scale } ?? RegionDecoder.baseScale(region)
-        guard let (strip, placement) = decoder.renderedStrip(region, in: luma, scale: scale),
-              let pixels = fusion.add(strip.pixels, width: strip.width, rows: strip.height, quad: region.quad, scale: scale,
-                                      call: calls, keep: options.fuseFrames) else { return [] }
-        var image = strip
-        image.pixels = pixels
-        let codes = decoder.decode(strip: image, placement: placement, region: region, in: luma, options: options)
-        if !codes.isEmpty { fusion.remove(at: region.quad) }
-        return codes
+    /// `regions` (verified 1D regions no pass read on this call) each decoded from its strip fused
+    /// with its strips of earlier calls, in order; empty for a region with nothing to fuse yet or
+    /// that no pass reads. Each region's strip is rendered, fused and decoded on the pool against
+    /// the fusion as it was before this call; the fusion is then updated in region order (the same
+    /// results with any number of threads). A region the miss ledger gives the first pass only
+    /// gets it on its fused strip too.
+    private func fused(_ regions: [LocatedRegion], in luma: LumaImage) -> [[Detection]] {
+        guard !regions.isEmpty else { return [] }
+        let fusion = fusion, keep = options.fuseFrames, call = calls, decoders = decoders
+        let scales = regions.map { r in fusion.entry(at: r.quad).map { fusion.entries[$0].scale } ?? RegionDecoder.baseScale(r) }
+        let optionsFor = regions.map { misses.allPasses($0, every: options.retryPassesEvery) ? options : options.firstPassOnly }
+        var strips = [LumaPlane?](repeating: nil, count: regions.count)
+        var results = [[Detection]](repeating: [], count: regions.count)
+        strips.withUnsafeMutableBufferPointer { strips in
+            results.withUnsafeMutableBufferPointer { out in
+                let (strips, out) = (strips, out)  // each index is written by one worker only
+                pool.run(count: regions.count) { worker, i in
+                    guard let (strip, placement) = decoders[worker].renderedStrip(regions[i], in: luma, scale: scales[i]) else { return }
+                    strips[i] = strip
+                    guard let pixels = fusion.fused(strip.pixels, width: strip.width, rows: strip.height, quad: regions[i].quad,
+                                                    scale: scales[i], call: call, keep: keep) else { return }
+                    var image = strip
+                    image.pixels = pixels
+                    out[i] = decoders[worker].decode(strip: image, placement: placement, region: regions[i], in: luma, options: optionsFor[i])
+                }
+            }
+        }
+        for (i, strip) in strips.enumerated() {
+            guard let strip else { continue }
+            if results[i].isEmpty {
+                self.fusion.record(strip.pixels, width: strip.width, quad: regions[i].quad, scale: scales[i], call: call, keep: keep)
+            } else {
+                self.fusion.remove(at: regions[i].quad)
+            }
+        }
+        return results
     }
 
     /// A 1D region at least this tall (across the bars) for its length, that no pass read, is
@@ -324,14 +352,19 @@ public final class BarcodeDetector {
     /// more sets of passes; without a limit 7 % more instructions on the camera clips).
     static let tallRegionsPerCall = 2
 
-    /// Each of `regions` decoded on the pool; results in region order.
-    private func decode(_ regions: [LocatedRegion], in luma: LumaImage, options: DetectorOptions? = nil) -> [[Detection]] {
+    /// Places where regions went unread on the last calls (`DetectorOptions.retryPassesEvery`).
+    private var misses = MissLedger()
+
+    /// Each of `regions` decoded on the pool; results in region order. Where `firstPassOnly[i]`,
+    /// region `i` gets the first pass only.
+    private func decode(_ regions: [LocatedRegion], in luma: LumaImage, options: DetectorOptions? = nil,
+                        firstPassOnly: [Bool] = []) -> [[Detection]] {
         var results = [[Detection]](repeating: [], count: regions.count)
-        let options = options ?? self.options, decoders = decoders
+        let options = options ?? self.options, decoders = decoders, first = options.firstPassOnly
         results.withUnsafeMutableBufferPointer { out in
             let out = out  // each index is written by one worker only
             pool.run(count: regions.count, costliestFirst: { RegionDecoder.cost(regions[$0]) }) { worker, i in
-                out[i] = decoders[worker].decode(regions[i], in: luma, options: options)
+                out[i] = decoders[worker].decode(regions[i], in: luma, options: i < firstPassOnly.count && firstPassOnly[i] ? first : options)
             }
         }
         return results

@@ -447,7 +447,7 @@ struct BarProfile {
                     let row = out.baseAddress! + b * n
                     // A line well inside the frame needs no clamping (same values, fewer instructions).
                     if luma.holdsInside(x(0), y(0)), luma.holdsInside(x(n - 1), y(n - 1)) {
-                        for k in 0..<n { row[k] += luma.sampleInside(x(k), y(k)) }
+                        luma.addLineInside(x: x(0), y: y(0), dx: u.x / Self.oversampling, dy: u.y / Self.oversampling, count: n, into: row)
                     } else {
                         for k in 0..<n { row[k] += luma.sample(x(k), y(k)) }
                     }

@@ -29,6 +29,11 @@ public struct DetectorOptions: Equatable, Sendable {
     /// A verified 1D region no pass read is decoded again from its strips of up to this many
     /// calls fused (`StripFusion`: aligned along the bars' axis, averaged). 0 or 1: off.
     public var fuseFrames = 4
+    /// Video: a region left unread on two or more calls in a row at the same place (`MissLedger`)
+    /// gets the first pass only (as is, at its own scale), and every pass again on one such call
+    /// in this many; 0 (the default, for stills): every pass on every call. A code that is read
+    /// keeps every pass; unreadable texture and codes out of reach cost a pass, not all of them.
+    public var retryPassesEvery = 0
     /// Rotate 1D regions so their bars are upright (zbar scans only rows and columns).
     public var rotate: Bool
     /// Retry small regions (shorter side ≤ 400 px) at twice the size.
@@ -54,6 +59,16 @@ public struct DetectorOptions: Equatable, Sendable {
         self.downscale = downscale
         self.invert = invert
         self.contrast = contrast
+    }
+
+    /// These options with every extra pass off: a region's first pass only (as is, at its own scale).
+    public var firstPassOnly: DetectorOptions {
+        var o = self
+        o.sharpen = false
+        o.invert = false
+        o.upscale = false
+        o.downscale = false
+        return o
     }
 
     /// zbar's scan alone: what the stock `zbar` element does.

@@ -139,7 +139,11 @@ enum LinearOutline {
                 func y(_ i: Int) -> Double { c.y + u.y * (tMin + Double(i) * step) + dy }
                 // A line well inside the frame needs no clamping (same values, fewer instructions).
                 if luma.holdsInside(x(-pad), y(-pad)), luma.holdsInside(x(n + pad - 1), y(n + pad - 1)) {
-                    return (-pad..<(n + pad)).map { luma.sampleInside(x($0), y($0)) }
+                    var out = [Double](repeating: 0, count: n + 2 * pad)
+                    out.withUnsafeMutableBufferPointer {
+                        luma.addLineInside(x: x(-pad), y: y(-pad), dx: u.x * step, dy: u.y * step, count: n + 2 * pad, into: $0.baseAddress!)
+                    }
+                    return out
                 }
                 return (-pad..<(n + pad)).map { luma.sample(x($0), y($0)) }
             }
@@ -149,20 +153,7 @@ enum LinearOutline {
             let a0 = a.map { $0 - aMean }
             let aNorm = a0.reduce(0) { $0 + $1 * $1 }
             guard aNorm > 0 else { break }
-            let scores = a0.withUnsafeBufferPointer { a0 in
-                b.withUnsafeBufferPointer { b in
-                    (-maxShift...maxShift).map { shift -> Double in
-                        let window = UnsafeBufferPointer(rebasing: b[(maxShift + shift)..<(maxShift + shift + n)])
-                        let bMean = window.reduce(0, +) / Double(n)
-                        var cov = 0.0, bNorm = 0.0
-                        for i in 0..<n {
-                            let v = window[i] - bMean
-                            cov += a0[i] * v; bNorm += v * v
-                        }
-                        return bNorm > 0 ? cov / (aNorm * bNorm).squareRoot() : -1
-                    }
-                }
-            }
+            let scores = normalisedCorrelations(a0, aNorm: aNorm, in: b, shifts: 2 * maxShift + 1)
             let best = scores.indices.max { scores[$0] < scores[$1] }!
             guard scores[best] >= 0.6 else { break }
             var offset = 0.0
@@ -180,6 +171,31 @@ enum LinearOutline {
 
     /// Sample step along the axis, pixels.
     private static let step = 0.5
+
+    /// The normalised correlation of `a0` (zero mean, `aNorm` = Σ a0²) with each window of
+    /// `a0.count` samples of `b` starting at 0 … `shifts` − 1; −1 where a window is flat. A
+    /// window's mean and spread come from running sums, so each shift costs one pass.
+    static func normalisedCorrelations(_ a0: [Double], aNorm: Double, in b: [Double], shifts: Int) -> [Double] {
+        let n = a0.count
+        // sum[i], square[i]: Σ b, Σ b² over b[0..<i].
+        var sum = [Double](repeating: 0, count: b.count + 1), square = sum
+        for i in b.indices {
+            sum[i + 1] = sum[i] + b[i]
+            square[i + 1] = square[i] + b[i] * b[i]
+        }
+        return a0.withUnsafeBufferPointer { a0 in
+            b.withUnsafeBufferPointer { b in
+                (0..<shifts).map { start -> Double in
+                    // Σ a0 = 0: the covariance needs no window mean.
+                    var cov = 0.0
+                    for i in 0..<n { cov += a0[i] * b[start + i] }
+                    let s = sum[start + n] - sum[start]
+                    let bNorm = square[start + n] - square[start] - s * s / Double(n)
+                    return bNorm > 1e-9 * Double(n) ? cov / (aNorm * bNorm).squareRoot() : -1
+                }
+            }
+        }
+    }
 
     /// The edges of a line's `profile` (grey levels sampled every `step` px from `origin`): the
     /// local maxima of its derivative's magnitude (central differences where both neighbours are

@@ -215,10 +215,10 @@ final class RegionDecoder {
                         // A line whose ends lie well inside the frame needs no clamping.
                         let ex = px + du.0 * Double(samples - 1), ey = py + du.1 * Double(samples - 1)
                         if min(px, ex) >= 0.5, min(py, ey) >= 0.5, max(px, ex) < fw - 1.5, max(py, ey) < fh - 1.5 {
-                            for k in 0..<samples {
-                                sums[tapsX == 1 ? k : k / tapsX] += luma.sampleInside(px, py)
-                                px += du.0
-                                py += du.1
+                            // Sample k·tapsX + t of the line goes to column k: a line per t.
+                            for t in 0..<tapsX {
+                                luma.addLineInside(x: px + du.0 * Double(t), y: py + du.1 * Double(t), dx: du.0 * Double(tapsX),
+                                                   dy: du.1 * Double(tapsX), count: width, into: sums.baseAddress!)
                             }
                             continue
                         }

@@ -31,22 +31,22 @@ struct StripFusion {
 
     /// Adds `pixels` (`rows` rows of `width`) seen at `quad` on `call`, rendered at `scale`, keeping
     /// the region's newest `keep` strips; returns the fusion of it with the earlier strips that
-    /// align (nil when none does: nothing to fuse).
+    /// align (nil when none does: nothing to fuse). `fused` then `record`.
     mutating func add(_ pixels: [UInt8], width: Int, rows: Int, quad: Quad, scale: Double, call: UInt64, keep: Int) -> [UInt8]? {
-        entries.removeAll { call > $0.lastCall + Self.maxAge }
-        guard let i = entry(at: quad), entries[i].scale == scale else {
-            entries.removeAll { $0.quad.contains(quad.center) || quad.contains($0.quad.center) }
-            entries.append(Entry(quad: quad, scale: scale, strips: [(pixels, width)], lastCall: call))
-            return nil
-        }
-        let earlier = entries[i].strips
-        entries[i].strips = Array((earlier + [(pixels, width)]).suffix(max(1, keep)))
-        entries[i].quad = quad
-        entries[i].lastCall = call
+        let out = fused(pixels, width: width, rows: rows, quad: quad, scale: scale, call: call, keep: keep)
+        record(pixels, width: width, quad: quad, scale: scale, call: call, keep: keep)
+        return out
+    }
+
+    /// The fusion of `pixels` (`rows` rows of `width`, seen at `quad` on `call`, rendered at `scale`)
+    /// with the region's earlier strips that align (the newest `keep` − 1 of them); nil when none
+    /// does. Changes nothing: several regions' fusions can be computed at once.
+    func fused(_ pixels: [UInt8], width: Int, rows: Int, quad: Quad, scale: Double, call: UInt64, keep: Int) -> [UInt8]? {
+        guard let i = entry(at: quad), call <= entries[i].lastCall + Self.maxAge, entries[i].scale == scale else { return nil }
         let current = Self.profile(pixels, width: width, rows: rows)
         var sums = pixels.map { Double($0) }, counts = [Double](repeating: 1, count: pixels.count)
         var fused = false
-        for e in earlier.suffix(max(0, keep - 1)) {
+        for e in entries[i].strips.suffix(max(0, keep - 1)) {
             let other = Self.profile(e.pixels, width: e.width, rows: rows)
             guard let shift = Self.alignment(of: other, to: current), shift.correlation >= Self.minCorrelation else { continue }
             fused = true
@@ -61,6 +61,21 @@ struct StripFusion {
         }
         guard fused else { return nil }
         return zip(sums, counts).map { UInt8(min(255, max(0, ($0 / $1).rounded()))) }
+    }
+
+    /// Records `pixels` (`width` columns) as the newest strip of the region seen at `quad` on
+    /// `call`, rendered at `scale`, keeping its newest `keep`; a region seen at another scale, or
+    /// new, starts again from this strip. Regions unseen for `maxAge` calls are dropped.
+    mutating func record(_ pixels: [UInt8], width: Int, quad: Quad, scale: Double, call: UInt64, keep: Int) {
+        entries.removeAll { call > $0.lastCall + Self.maxAge }
+        guard let i = entry(at: quad), entries[i].scale == scale else {
+            entries.removeAll { $0.quad.contains(quad.center) || quad.contains($0.quad.center) }
+            entries.append(Entry(quad: quad, scale: scale, strips: [(pixels, width)], lastCall: call))
+            return
+        }
+        entries[i].strips = Array((entries[i].strips + [(pixels, width)]).suffix(max(1, keep)))
+        entries[i].quad = quad
+        entries[i].lastCall = call
     }
 
     /// Forgets the region at `quad` (read: nothing left to fuse).

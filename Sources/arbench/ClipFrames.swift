@@ -22,6 +22,11 @@ struct ClipFrames {
         let h264 = h264Kbps.map { " ! x264enc threads=1 bitrate=\($0) speed-preset=veryfast key-int-max=60 ! h264parse ! avdec_h264 max-threads=1"
             + " ! videoconvert ! video/x-raw,format=I420,width=\(width),height=\(height)" } ?? ""
         _ = try runCollectingBarcodes(source + h264 + " ! filesink location=\(path)")
+        return try existing(path: path, width: width, height: height)
+    }
+
+    /// A clip rendered before (`arbench track --keep`), read from `path`.
+    static func existing(path: String, width: Int, height: Int) throws -> ClipFrames {
         var clip = ClipFrames(path: path, width: width, height: height, count: 0)
         let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
         guard size % clip.frameBytes == 0 else {

@@ -43,7 +43,7 @@ struct TrackScore {
 struct TrackBench {
     static let usage = """
         usage: arbench track [--preset camera] [--frames 240] [--sizes 1280x720,1920x1080] [--codes 10] [--seed 7] [--interval 5] [--async-interval 1]
-                             [--h264 KBPS] [--no-live] [--no-stock] [--late-detail] [--keep] [--track "locate=regions threads=1"]
+                             [--h264 KBPS] [--no-live] [--no-stock] [--late-detail] [--keep] [--reuse DIR] [--track "locate=regions threads=1"]
                              [--clip speed=0.12,rotation-speed=20,scale-change=0.1,perspective=0.1,occluders=0,noise=2,blur=0,code-size=0.17]
         Renders arcodesrc clips (30 fps, moving QR / EAN-13 / Code 128 codes) once into a file, passed
         through H.264 with --h264 (x264enc threads=1 at KBPS kbit/s, speed-preset=veryfast, key-int-max=60, then
@@ -53,7 +53,8 @@ struct TrackBench {
         --no-stock skips the stock and zxing-cpp rows; --late-detail lists the first three live frames
         and each late one (to stderr): when the source pushed it and the time spent in arbarcodetrack,
         after its timestamp, each id switch, each code a row missed on a frame and each vanished code it drew. --keep keeps the clip, its truth and every row's JSON Lines
-        (the folder is printed). --clip sets any arcodesrc property (the defaults shown;
+        (the folder is printed); --reuse DIR replays the clip and truth kept there (each size given must have
+        been kept; the clip options are then not used) and writes the rows' JSON Lines there. --clip sets any arcodesrc property (the defaults shown;
         names and ranges checked against arcodesrc's property table). --interval is the sync run's
         detect-interval (and the stock row's N); --async-interval the live run's (default 1, the
         element's default: a full scan as often as the worker can, alternating with region jobs).
@@ -91,6 +92,8 @@ struct TrackBench {
     var lateDetail = false
     /// Keep the clip, truth and outputs (their folder is printed).
     var keep = false
+    /// `--reuse`: a folder kept by an earlier run, whose clips and truth are replayed.
+    var reuse: String?
     /// `--h264`: the clip passes through H.264 at this bitrate, kbit/s, before every row.
     var h264Kbps: Int?
     /// arcodesrc properties from `--clip`, in the order given (checked against arcodesrc's table);
@@ -134,6 +137,7 @@ struct TrackBench {
             case "--no-stock": stockRows = false
             case "--late-detail": lateDetail = true
             case "--keep": keep = true
+            case "--reuse": reuse = try value()
             case "--h264": h264Kbps = try number()
             case "--clip": try parseClip(try value())
             case "--track": trackProperties = try value()
@@ -187,15 +191,16 @@ struct TrackBench {
         var lines: [String] = []
         var zxingVersion: String?
         for (w, h) in sizes {
-            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("arbench-track-\(getpid())").path
+            let dir = reuse ?? FileManager.default.temporaryDirectory.appendingPathComponent("arbench-track-\(getpid())").path
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-            defer { if keep { print("kept: \(dir)") } else { try? FileManager.default.removeItem(atPath: dir) } }
-            let truthPath = "\(dir)/truth-\(w)x\(h).jsonl"
+            defer { if keep || reuse != nil { print("kept: \(dir)") } else { try? FileManager.default.removeItem(atPath: dir) } }
+            let truthPath = "\(dir)/truth-\(w)x\(h).jsonl", framesPath = "\(dir)/frames-\(w)x\(h).i420"
             // Rendered once (all cores), then replayed: every row sees these frames.
             let source = "arcodesrc prerender=true num-buffers=\(frames) seed=\(seed) codes=\(codes) truth-location=\(truthPath)"
                 + clipProperties.map { " \($0.0)=\($0.1)" }.joined()
                 + " ! video/x-raw,format=I420,width=\(w),height=\(h),framerate=30/1"
-            let clip = try ClipFrames.render(source: source, width: w, height: h, h264Kbps: h264Kbps, path: "\(dir)/frames-\(w)x\(h).i420")
+            let clip = reuse != nil ? try ClipFrames.existing(path: framesPath, width: w, height: h)
+                : try ClipFrames.render(source: source, width: w, height: h, h264Kbps: h264Kbps, path: framesPath)
             let truth = try readTruth(truthPath)
             var scores: [TrackScore] = []
             let sync = try pipelineRun(clip, mode: "sync", dir: dir)

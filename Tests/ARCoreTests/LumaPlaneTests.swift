@@ -15,6 +15,24 @@ final class LumaPlaneTests: XCTestCase {
         XCTAssertEqual(plane, LumaPlane(width: 3, height: 2, pixels: [1, 2, 3, 4, 5, 6]))
     }
 
+    /// A line of samples stepped in fixed point has `sampleInside`'s values along its whole length
+    /// (no drift over thousands of steps), added to what the buffer held, with a stride wider than the rows.
+    func testALineOfSamplesMatchesSampleInsideAlongItsLength() {
+        let width = 4100, height = 40, stride = 4103
+        let rows = (0..<(stride * height)).map { UInt8(truncatingIfNeeded: ($0 % stride) * 37 + ($0 / stride) * 91 + ($0 % 7) * 13) }
+        rows.withUnsafeBytes { bytes in
+            let image = LumaImage(base: bytes.baseAddress!, width: width, height: height, stride: stride)
+            for (x, y, dx, dy) in [(1.5, 2.25, 0.999_37, 0.007_3), (4090.1, 30.7, -0.9871, -0.005_1), (20.3, 1.6, 0.013, 0.008)] {
+                let count = 4000
+                XCTAssertTrue(image.holdsInside(x, y) && image.holdsInside(x + dx * Double(count - 1), y + dy * Double(count - 1)))
+                var out = [Double](repeating: 10, count: count)
+                out.withUnsafeMutableBufferPointer { image.addLineInside(x: x, y: y, dx: dx, dy: dy, count: count, into: $0.baseAddress!) }
+                let worst = (0..<count).map { abs(out[$0] - 10 - image.sampleInside(x + dx * Double($0), y + dy * Double($0))) }.max()!
+                XCTAssertLessThan(worst, 0.01, "line from (\(x), \(y)) by (\(dx), \(dy))")
+            }
+        }
+    }
+
     func testSubscriptSetsOnePixel() {
         var plane = LumaPlane(width: 4, height: 3, fill: 7)
         plane[3, 2] = 200

@@ -115,6 +115,33 @@ final class CodeLocatorTests: XCTestCase {
         XCTAssertEqual(try readOn(quietFrames: 0), [2, 3, 4, 5, 6])
     }
 
+    /// `retryPassesEvery` (video): a place no pass read on two calls in a row gets the first pass
+    /// only, and every pass on one such call in that many; a light-on-dark code (read by the
+    /// inverted pass only) printed there then waits for that call, and keeps every pass once read.
+    func testAPlaceMissedTwiceGetsEveryPassOnlyOnItsTurn() throws {
+        func inverted(_ matrix: CodeMatrix) throws -> DetectScene {
+            var scene = try DetectScene(width: 400, height: 300)
+            try scene.add(matrix, x: 200, y: 150, module: 2, rotation: 20, barHeight: 60)
+            for i in scene.image.pixels.indices { scene.image.pixels[i] = 255 - scene.image.pixels[i] }
+            return scene
+        }
+        let good = try CodeMatrix.ean13("4006381333931")
+        // The same code with its middle bars damaged: located there, read by no pass.
+        let damaged = try CodeMatrix(width: good.width, height: 1,
+                                     modules: (0..<good.width).map { (40...52).contains($0) ? $0 % 3 == 0 : good.isDark(x: $0, y: 0) },
+                                     quietZoneModules: 10, symbology: "EAN-13")
+        let unreadable = try inverted(damaged), readable = try inverted(good)
+        func readOn(every: Int) throws -> [Int] {
+            var options = DetectorOptions(locate: .regions)
+            options.retryPassesEvery = every
+            let detector = try BarcodeDetector(options: options)
+            XCTAssertEqual(unreadable.detect(detector).count + unreadable.detect(detector).count, 0)
+            return (3...7).filter { _ in readable.detect(detector).map(\.text) == ["4006381333931"] }
+        }
+        XCTAssertEqual(try readOn(every: 4), [5, 6, 7], "first pass only on calls 3 and 4 (misses 2 and 3), every pass on the 4th miss")
+        XCTAssertEqual(try readOn(every: 0), [3, 4, 5, 6, 7])
+    }
+
     func testRegionDecodingReadsEachSymbologyAndTheSameWithOneOrFourThreads() throws {
         var scene = try DetectScene(width: 900, height: 600)
         try scene.add(CodeMatrix.qr(text: "THREADS QR"), x: 150, y: 150, module: 4, rotation: 10)

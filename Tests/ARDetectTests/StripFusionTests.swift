@@ -6,7 +6,7 @@ import XCTest
 final class StripFusionTests: XCTestCase {
     /// A Code 128 moving 3 px a frame, its contrast cut to 100 grey levels and ±60 levels of noise
     /// on every pixel (different on every frame), with its exact region.
-    private func noisyFrames(_ count: Int) throws -> [(scene: DetectScene, region: LocatedRegion)] {
+    private func noisyFrames(_ count: Int, noise amplitude: Int = 60, contrast: Int = 100) throws -> [(scene: DetectScene, region: LocatedRegion)] {
         var state: UInt64 = 7
         return try (0..<count).map { frame in
             var scene = try DetectScene(width: 360, height: 160)
@@ -15,8 +15,8 @@ final class StripFusionTests: XCTestCase {
             for y in 0..<160 {
                 for x in 0..<360 {
                     state = state &* 6364136223846793005 &+ 1442695040888963407
-                    let noise = Int((state >> 33) % 121) - 60
-                    scene.image[x, y] = UInt8(max(0, min(255, 128 + (Int(scene.image[x, y]) - 128) * 100 / 255 + noise)))
+                    let noise = Int((state >> 33) % UInt64(2 * amplitude + 1)) - amplitude
+                    scene.image[x, y] = UInt8(max(0, min(255, 128 + (Int(scene.image[x, y]) - 128) * contrast / 255 + noise)))
                 }
             }
             let region = LocatedRegion(kind: .linear, quad: Quad(topLeft: Point(x: 10 + dx, y: 55), topRight: Point(x: 340 + dx, y: 55),
@@ -48,6 +48,27 @@ final class StripFusionTests: XCTestCase {
         XCTAssertTrue(single.allSatisfy { $0 < 2 }, "no single frame confirms the code: \(single)")
         XCTAssertEqual(fused.first, -1, "nothing to fuse on the first frame")
         XCTAssertGreaterThanOrEqual(fused.last ?? 0, 2, "four frames fused confirm it: \(fused)")
+    }
+
+    /// The detector fuses the strips of a verified 1D region no pass read (rendered, fused and
+    /// decoded on its threads, the fusion updated in region order): each call's result is the same
+    /// with one thread or four.
+    func testTheDetectorsFusionGivesTheSameResultsOnAnyNumberOfThreads() throws {
+        let frames = try noisyFrames(6, noise: 40)
+        func results(threads: Int) throws -> [String] {
+            var options = DetectorOptions(locate: .regions, threads: threads)
+            options.fuseFrames = 4
+            let detector = try BarcodeDetector(options: options)
+            return frames.map { f in
+                let r = f.scene.image.pixels.withUnsafeBytes {
+                    detector.scan(LumaImage(base: $0.baseAddress!, width: 360, height: 160, stride: 360))
+                }
+                return "\(r.codes.map { ($0.text, $0.quality, $0.quad.corners) }) \(r.located.map { ($0.kind, $0.quad.corners) })"
+            }
+        }
+        let one = try results(threads: 1)
+        XCTAssertTrue(one.allSatisfy { $0.contains("linear") }, "a verified 1D region left unread (fused) on every call: \(one)")
+        XCTAssertEqual(try results(threads: 4), one)
     }
 
     func testAnEarlierProfileIsAlignedByItsShiftAlongTheAxis() throws {

@@ -162,6 +162,11 @@ final class CodeDetectorStage {
                   "Video, locate=regions: frames an unverified code-like region that no pass read (texture, a picture "
                       + "without a code) is left alone while it stays in place, then measured and tried again (0 = every "
                       + "frame measures everything)", path.appending(path: \.quietFrames), range: 0...30),
+            .uint("retry-passes-every", "Retry passes every",
+                  "Video: a code-like region that no pass read on 2 or more frames in a row at the same place (texture, a "
+                      + "code out of reach) gets the first pass only, and every pass (sharpened, inverted, other scales) on one "
+                      + "such frame in this many; a region that reads keeps every pass (0 = every pass on every frame)",
+                  path.appending(path: \.retryPassesEvery), range: 0...30),
             .uint("fuse-frames", "Fuse frames",
                   "Video: a verified 1D code-like region that no pass read is decoded again from its strips of up to this many "
                       + "frames, aligned along the bars and averaged (noise and compression average out; 0 or 1 = off)",

@@ -51,6 +51,12 @@ final class TrackDecoder {
         refined(plane.withImage { stage.detect($0, in: tracks.map(\.quad), kinds: Self.kinds(tracks)) }, in: plane)
     }
 
+    /// Calls `body(i)` for every `i` in `0..<count` on the detector's threads and returns when all
+    /// calls have returned; each call must write only its own result.
+    func forEach(_ count: Int, _ body: @escaping (Int) -> Void) {
+        stage.forEach(count, body)
+    }
+
     private func refined(_ detections: [Detection], in plane: LumaPlane) -> [Detection] {
         outlines.refined(detections, width: plane.width, height: plane.height, plane: plane, forEach: stage.forEach)
     }

@@ -122,8 +122,11 @@ final class TrackingStage {
     /// Starts `frame`: resets on a discontinuity, rescales on a size change, and moves every live
     /// track by the motion measured between the previous frame's luma and `luma` (or coasts it
     /// when there is no luma or the flow fails). Returns the live tracks where they now are.
+    /// `forEach(n, body)` calls `body` for every index in `0..<n` (each track's motion is measured
+    /// on its own, e.g. on the decoding threads).
     @discardableResult
-    func begin(frame: VideoFrame, luma: LumaImage?) -> [Track] {
+    func begin(frame: VideoFrame, luma: LumaImage?,
+               forEach: (Int, @escaping (Int) -> Void) -> Void = { n, body in for i in 0..<n { body(i) } }) -> [Track] {
         let buffer = frame.buffer
         timestamp = buffer.ptsNanoseconds ?? frameCount &* frameDurationNanoseconds
         if buffer.isDiscont && frameCount > 0 { reset() }
@@ -147,11 +150,15 @@ final class TrackingStage {
         }
         var motions: [UInt64: Homography] = [:]
         if let prev = previous, let cur = current, prev.width == cur.width, prev.height == cur.height {
-            for t in tracker.liveTracks {
-                if let m = estimator.estimate(t.quad, from: prev, to: cur, predicted: lastMotion[t.id]) {
-                    motions[t.id] = m.transform
+            let tracks = tracker.liveTracks, estimator = estimator, last = lastMotion
+            var found = [Homography?](repeating: nil, count: tracks.count)
+            found.withUnsafeMutableBufferPointer { out in
+                let out = out  // each call writes its own index only
+                forEach(tracks.count) { i in
+                    out[i] = estimator.estimate(tracks[i].quad, from: prev, to: cur, predicted: last[tracks[i].id])?.transform
                 }
             }
+            for (t, m) in zip(tracks, found) { motions[t.id] = m }
         }
         lastMotion = motions
         tracker.advance(motions: motions)

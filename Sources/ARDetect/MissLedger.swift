@@ -1,0 +1,56 @@
+import ARCore
+
+/// Where regions went unread on consecutive calls, so that a video spends its extra passes where
+/// they can pay off (`DetectorOptions.retryPassesEvery`). A place is a region's outline: a region
+/// on the next call is at the same place when each one's centre lies in the other's outline and
+/// both are of the same kind with module sizes within 1.5× (a camera's shake moves a region by
+/// far less than its size). A place not decoded on a call is forgotten. Pure: regions and
+/// outcomes in, counts out.
+struct MissLedger {
+    fileprivate struct Entry {
+        var quad: Quad
+        var kind: LocatedRegion.Kind
+        /// Pixels.
+        var moduleSize: Double
+        /// Calls in a row on which no pass read a region here.
+        var misses: Int
+    }
+
+    private var entries: [Entry] = []
+
+    /// Calls in a row on which no pass read a region at `region`'s place, up to the last one recorded.
+    func misses(at region: LocatedRegion) -> Int {
+        entries.first { $0.holds(region) }?.misses ?? 0
+    }
+
+    /// Whether `region` gets every pass (`every` > 0): a place missed on fewer than two calls in a
+    /// row does, and then one call in `every`; the others get the first pass only.
+    func allPasses(_ region: LocatedRegion, every: Int) -> Bool {
+        let n = misses(at: region)
+        return every <= 0 || n < 2 || n % every == 0
+    }
+
+    /// The call's decoded `regions` and whether each was read: the places unread now count one
+    /// more miss, read ones none; places not decoded on this call are forgotten.
+    mutating func record(_ regions: [LocatedRegion], read: [Bool]) {
+        var next: [Entry] = []
+        for (region, wasRead) in zip(regions, read) where !wasRead {
+            guard !next.contains(where: { $0.holds(region) }) else { continue }
+            next.append(Entry(quad: region.quad, kind: region.kind, moduleSize: region.moduleSize, misses: misses(at: region) + 1))
+        }
+        entries = next
+    }
+
+    /// Forgets every place (a new stream).
+    mutating func reset() {
+        entries = []
+    }
+}
+
+extension MissLedger.Entry {
+    /// Whether `region` is at this place.
+    fileprivate func holds(_ region: LocatedRegion) -> Bool {
+        kind == region.kind && quad.contains(region.quad.center) && region.quad.contains(quad.center)
+            && max(moduleSize, region.moduleSize) <= 1.5 * min(moduleSize, region.moduleSize)
+    }
+}

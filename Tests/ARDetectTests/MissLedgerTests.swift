@@ -1,0 +1,41 @@
+import ARCore
+@testable import ARDetect
+import XCTest
+
+final class MissLedgerTests: XCTestCase {
+    private func region(_ x: Double, _ y: Double, size: Double = 100, kind: LocatedRegion.Kind = .linear, module: Double = 2) -> LocatedRegion {
+        let h = size / 2
+        let quad = Quad(topLeft: Point(x: x - h, y: y - h), topRight: Point(x: x + h, y: y - h),
+                        bottomRight: Point(x: x + h, y: y + h), bottomLeft: Point(x: x - h, y: y + h))
+        return LocatedRegion(kind: kind, quad: quad, axisDegrees: 0, moduleSize: module, score: 1, verified: false)
+    }
+
+    func testMissesCountAtTheSamePlaceAndEveryPassComesBackOnItsTurn() {
+        var ledger = MissLedger()
+        var allPasses: [Bool] = []
+        for call in 0..<9 {
+            // Shaken by up to 20 px: still the same place.
+            let r = region(200 + Double(call % 3) * 10, 150 - Double(call % 2) * 10)
+            allPasses.append(ledger.allPasses(r, every: 4))
+            ledger.record([r], read: [false])
+        }
+        XCTAssertEqual(allPasses, [true, true, false, false, true, false, false, false, true])
+        XCTAssertTrue(ledger.allPasses(region(200, 150), every: 0), "0: every pass on every call")
+    }
+
+    func testAReadingAnotherPlaceOrACallWithoutItStartsAgain() {
+        var ledger = MissLedger()
+        let r = region(200, 150)
+        ledger.record([r], read: [false])
+        ledger.record([r], read: [false])
+        XCTAssertEqual(ledger.misses(at: r), 2)
+        XCTAssertEqual(ledger.misses(at: region(320, 150)), 0, "another place")
+        XCTAssertEqual(ledger.misses(at: region(200, 150, kind: .matrix)), 0, "another kind")
+        XCTAssertEqual(ledger.misses(at: region(200, 150, module: 4)), 0, "modules twice as wide: another code")
+        ledger.record([r], read: [true])
+        XCTAssertEqual(ledger.misses(at: r), 0, "read: every pass again")
+        ledger.record([r], read: [false])
+        ledger.record([], read: [])
+        XCTAssertEqual(ledger.misses(at: r), 0, "not decoded on a call: forgotten")
+    }
+}
