@@ -204,7 +204,7 @@ public final class BarcodeDetector {
             unverified -= 1
             return true
         }
-        let both = decodeRefined(groups: [regions, expected], in: luma)
+        let both = decodeRefined(groups: [regions, expected], in: luma, wholeFrame: true)
         let results = both[0]
         var expectedCodes: [Detection] = []
         for codes in both[1] { merge(codes, into: &expectedCodes) }
@@ -241,11 +241,13 @@ public final class BarcodeDetector {
 
     /// `decodeRefined` of each group, each group's results as if decoded alone, every step one
     /// batch on the pool for all groups.
-    private func decodeRefined(groups: [[LocatedRegion]], in luma: LumaImage) -> [[[Detection]]] {
+    /// `wholeFrame`: the groups hold every region located on the frame (places not among them are
+    /// forgotten by the miss ledger; else only the groups' places are updated).
+    private func decodeRefined(groups: [[LocatedRegion]], in luma: LumaImage, wholeFrame: Bool = false) -> [[[Detection]]] {
         let all = groups.flatMap { $0 }
         let every = options.retryPassesEvery
         let decoded = decode(all, in: luma, firstPassOnly: all.map { !misses.allPasses($0, every: every) })
-        if every > 0 { misses.record(all, read: decoded.map { !$0.isEmpty }) }
+        if every > 0 { misses.record(all, read: decoded.map { !$0.isEmpty }, forgettingOthers: wholeFrame) }
         var results = Self.split(decoded, counts: groups.map(\.count))
         // A tall region no pass read: a code's bars may have joined other texture beside them
         // (its strip lines mostly crossed that texture): its halves across the bars, on their own.

@@ -4,8 +4,8 @@ import ARCore
 /// they can pay off (`DetectorOptions.retryPassesEvery`). A place is a region's outline: a region
 /// on the next call is at the same place when each one's centre lies in the other's outline and
 /// both are of the same kind with module sizes within 1.5× (a camera's shake moves a region by
-/// far less than its size). A place not decoded on a call is forgotten. Pure: regions and
-/// outcomes in, counts out.
+/// far less than its size). A place not decoded on a call that located the whole frame is
+/// forgotten. Pure: regions and outcomes in, counts out.
 struct MissLedger {
     fileprivate struct Entry {
         var quad: Quad
@@ -31,9 +31,11 @@ struct MissLedger {
     }
 
     /// The call's decoded `regions` and whether each was read: the places unread now count one
-    /// more miss, read ones none; places not decoded on this call are forgotten.
-    mutating func record(_ regions: [LocatedRegion], read: [Bool]) {
-        var next: [Entry] = []
+    /// more miss, read ones none. With `forgettingOthers` (a call that located the whole frame)
+    /// places not decoded on this call are forgotten; without (a call that decoded tracked codes
+    /// only), they are kept.
+    mutating func record(_ regions: [LocatedRegion], read: [Bool], forgettingOthers: Bool = true) {
+        var next: [Entry] = forgettingOthers ? [] : entries.filter { e in !regions.contains { e.holds($0) } }
         for (region, wasRead) in zip(regions, read) where !wasRead {
             guard !next.contains(where: { $0.holds(region) }) else { continue }
             next.append(Entry(quad: region.quad, kind: region.kind, moduleSize: region.moduleSize, misses: misses(at: region) + 1))

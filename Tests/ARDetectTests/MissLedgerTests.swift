@@ -38,4 +38,17 @@ final class MissLedgerTests: XCTestCase {
         ledger.record([], read: [])
         XCTAssertEqual(ledger.misses(at: r), 0, "not decoded on a call: forgotten")
     }
+
+    /// A call that decoded tracked codes only (an async region job) keeps the places it did not decode.
+    func testACallOnTrackedCodesOnlyKeepsTheOtherPlaces() {
+        var ledger = MissLedger()
+        let texture = region(200, 150), tracked = region(500, 150, kind: .matrix, module: 4)
+        ledger.record([texture, tracked], read: [false, false])
+        ledger.record([tracked], read: [false], forgettingOthers: false)
+        XCTAssertEqual(ledger.misses(at: texture), 1, "kept")
+        XCTAssertEqual(ledger.misses(at: tracked), 2)
+        ledger.record([texture], read: [false])
+        XCTAssertEqual(ledger.misses(at: texture), 2)
+        XCTAssertEqual(ledger.misses(at: tracked), 0, "a whole-frame call forgets what it did not decode")
+    }
 }
