@@ -158,6 +158,17 @@ public struct CodeLocator: Sendable {
                 cells[i].angle = 0.5 * atan2(2 * c.jxy, c.jxx - c.jyy)
             }
         }
+        // Cells inside a skipped quad (a tracked code, re-decoded on its own) join no group: a blob
+        // around a tracked code is searched without the code's own modules.
+        for q in skipping {
+            let box = q.boundingBox
+            let c0 = max(0, Int(box.minX) / cell), c1 = min(cols - 1, Int(box.maxX) / cell)
+            let r0 = max(0, Int(box.minY) / cell), r1 = min(rows - 1, Int(box.maxY) / cell)
+            guard c0 <= c1, r0 <= r1 else { continue }
+            for r in r0...r1 {
+                for c in c0...c1 where q.contains(centre(r * cols + c, cols: cols)) { cells[r * cols + c].textured = false }
+            }
+        }
         var out: [LocatedRegion] = []
         let linearGroups = components(cells, cols: cols, rows: rows, minCells: 2,
                                       member: { $0.textured && $0.coherence >= minCoherence },
@@ -181,7 +192,7 @@ public struct CodeLocator: Sendable {
             forEach(groups.count) { k in
                 let i = order[k]
                 found[i] = i < linear.count ? self.linear(linear[i], cells: cells, cols: cols, luma: luma).map { [$0] } ?? []
-                                            : self.matrix(blobs[i - linear.count], cells: cells, cols: cols, luma: luma)
+                                            : self.matrix(blobs[i - linear.count], cells: cells, cols: cols, luma: luma, skipping: skipping)
             }
         }
         out += measured.joined()
@@ -361,7 +372,9 @@ public struct CodeLocator: Sendable {
 
     /// One region per QR code whose three finder patterns lie in the blob (tight, verified, its
     /// module measured), else the blob itself (unverified).
-    private func matrix(_ group: [Int], cells: [Cell], cols: Int, luma: LumaImage) -> [LocatedRegion] {
+    /// The QR codes a blob's finder patterns outline, and the blob itself when patterns are left
+    /// over or none is seen; patterns inside `skipping` (tracked codes) are left out.
+    private func matrix(_ group: [Int], cells: [Cell], cols: Int, luma: LumaImage, skipping: [Quad]) -> [LocatedRegion] {
         var minC = Int.max, maxC = Int.min, minR = Int.max, maxR = Int.min, score = 0.0
         var c4 = 0.0, s4 = 0.0
         for i in group {
@@ -378,7 +391,11 @@ public struct CodeLocator: Sendable {
         let box = Rect(x: Double(minC * cell) - m, y: Double(minR * cell) - m,
                        width: Double(w * cell) + 2 * m, height: Double(h * cell) + 2 * m)
             .intersection(Rect(x: 0, y: 0, width: Double(luma.width), height: Double(luma.height)))
-        let finders = FinderPattern.find(in: luma, box: box)
+        var finders = FinderPattern.find(in: luma, box: box)
+        // A tracked code's own patterns: the blob is that code and its surroundings.
+        let seen = finders.count
+        finders.removeAll { f in skipping.contains { $0.contains(f.centre) } }
+        if seen > 0, finders.isEmpty { return [] }
         let degrees = atan2(s4, c4) / 4 * 180 / .pi
         var codes = FinderPattern.qrCodes(finders, in: luma)
         // Codes cannot overlap: overlapping outlines come from stray patterns (noise, texture, a

@@ -142,6 +142,22 @@ final class CodeLocatorTests: XCTestCase {
         XCTAssertEqual(try readOn(every: 0), [3, 4, 5, 6, 7])
     }
 
+    /// A tracked code (skipped) inside a textured blob is not searched again: its cells join no
+    /// blob, so its finder patterns make no region; without the skip they do.
+    func testATrackedCodesCellsJoinNoBlob() throws {
+        var scene = try DetectScene(width: 420, height: 300)
+        for y in 40..<260 { for x in 40..<380 { scene.image[x, y] = ((x / 3) * 7 + (y / 3) * 13) % 5 < 2 ? 40 : 210 } }
+        try scene.add(CodeMatrix.qr(text: "TRACKED IN TEXTURE"), x: 210, y: 150, module: 3)
+        let qr = scene.truth[0]
+        func regions(skipping: [Quad]) -> [LocatedRegion] {
+            scene.image.pixels.withUnsafeBytes {
+                CodeLocator().regions(in: LumaImage(base: $0.baseAddress!, width: 420, height: 300, stride: 420), skipping: skipping)
+            }
+        }
+        XCTAssertTrue(regions(skipping: []).contains { $0.outlinedByFinderPatterns && $0.quad.contains(qr.center) })
+        XCTAssertFalse(regions(skipping: [qr]).contains { $0.outlinedByFinderPatterns }, "\(regions(skipping: [qr]))")
+    }
+
     func testRegionDecodingReadsEachSymbologyAndTheSameWithOneOrFourThreads() throws {
         var scene = try DetectScene(width: 900, height: 600)
         try scene.add(CodeMatrix.qr(text: "THREADS QR"), x: 150, y: 150, module: 4, rotation: 10)
