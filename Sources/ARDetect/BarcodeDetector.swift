@@ -93,16 +93,19 @@ public final class BarcodeDetector {
     /// results as the two calls: with `locate=regions` or `auto`, the located regions and the
     /// expected ones are decoded in the same batches on the pool (its threads wait less for the
     /// slowest region of a batch). `expected`: the codes read in `regions`.
-    public func scan(_ luma: LumaImage, skipping: [Quad], expecting regions: [Quad], kinds: [LocatedRegion.Kind])
-        -> (result: DetectorResult, expected: [Detection]) {
+    /// `halvings`: `luma` halved once, twice, … when the caller has them (`CodeLocator.regions`).
+    public func scan(_ luma: LumaImage, skipping: [Quad], expecting regions: [Quad], kinds: [LocatedRegion.Kind],
+                     halvings: [LumaPlane] = []) -> (result: DetectorResult, expected: [Detection]) {
         if luma.width < Self.minimumThickness || luma.height < Self.minimumThickness {
             return (scanStretched(luma, skipping: skipping), detect(luma, in: regions, kinds: kinds))
         }
         switch options.locate {
         case .full: return (DetectorResult(codes: fullScan(luma), located: []), detect(luma, in: regions, kinds: kinds))
-        case .regions: return locateAndDecode(luma, skipping: skipping, expected: measured(regions, kinds: kinds, in: luma))
+        case .regions:
+            return locateAndDecode(luma, skipping: skipping, expected: measured(regions, kinds: kinds, in: luma), halvings: halvings)
         case .auto:
-            var (result, expected) = locateAndDecode(luma, skipping: skipping, expected: measured(regions, kinds: kinds, in: luma))
+            var (result, expected) = locateAndDecode(luma, skipping: skipping, expected: measured(regions, kinds: kinds, in: luma),
+                                                     halvings: halvings)
             framesSinceWholeFrame += 1
             // Worth a whole-frame scan: a verified region left unread, a 1D reading on one line only, or nothing read.
             let unconfirmed = result.codes.contains { !Detection.isSelfChecking(symbology: $0.symbology) && $0.quality < 2 }
@@ -178,13 +181,13 @@ public final class BarcodeDetector {
 
     /// The located regions of `luma` decoded, and `expected` ones (measured tracked codes) in the
     /// same batches; the codes read in `expected` come back apart.
-    private func locateAndDecode(_ luma: LumaImage, skipping: [Quad], expected: [LocatedRegion])
+    private func locateAndDecode(_ luma: LumaImage, skipping: [Quad], expected: [LocatedRegion], halvings: [LumaPlane] = [])
         -> (result: DetectorResult, expected: [Detection]) {
         var unverified = options.maxRegions
         calls += 1
         quiet.removeAll { $0.until <= calls }
         let regions = locator.regions(in: luma, skipping: skipping + quiet.map(\.quad),
-                                      forEach: forEach).filter { r in
+                                      forEach: forEach, halvings: halvings).filter { r in
             // A region that is a tracked code is left to its re-decode; a 1D one that takes in a
             // tracked code among more (a new code's bars merged with the texture around it) is not.
             if skipping.contains(where: {

@@ -82,15 +82,26 @@ public struct CodeLocator: Sendable {
     /// `forEach(n, body)` calls `body` for every index in `0..<n` and returns when all have
     /// returned; a caller with threads passes one that spreads the calls over them (each call
     /// writes only its own result: the regions do not depend on the split).
+    ///
+    /// `halvings`: `luma` halved once, twice, … (2×2 box filter, as `LumaPlane.halved`), when the
+    /// caller has them (a tracker's pyramid); the coarser levels not given are computed.
     public func regions(in luma: LumaImage, skipping: [Quad] = [],
-                        forEach: (Int, @escaping (Int) -> Void) -> Void = { n, body in for i in 0..<n { body(i) } })
-        -> [LocatedRegion] {
+                        forEach: (Int, @escaping (Int) -> Void) -> Void = { n, body in for i in 0..<n { body(i) } },
+                        halvings: [LumaPlane] = []) -> [LocatedRegion] {
         var out = regionsAtOneScale(luma, skipping: skipping, forEach: forEach)
-        var level = coarser(luma)
+        /// Level `k` (1 = half size) halved from `finer`: the caller's when it has it.
+        func coarser(_ k: Int, _ finer: LumaImage) -> LumaPlane? {
+            if k - 1 < halvings.count, halvings[k - 1].width == finer.width / 2, halvings[k - 1].height == finer.height / 2,
+               finer.width / 2 >= 4 * cell, finer.height / 2 >= 4 * cell {
+                return halvings[k - 1]
+            }
+            return self.coarser(finer)
+        }
+        var level = coarser(1, luma)
         var scale = 1.0
-        for _ in 0..<coarseLevels {
+        for k in 0..<coarseLevels {
             guard let next = level else { break }
-            defer { level = next.withImage { coarser($0) } }
+            defer { level = next.withImage { coarser(k + 2, $0) } }
             scale *= 2
             let skip = skipping.map { $0.scaled(sx: 1 / scale, sy: 1 / scale) }
             for var r in next.withImage({ regionsAtOneScale($0, skipping: skip, forEach: forEach) }) {

@@ -158,6 +158,24 @@ final class CodeLocatorTests: XCTestCase {
         XCTAssertFalse(regions(skipping: [qr]).contains { $0.outlinedByFinderPatterns }, "\(regions(skipping: [qr]))")
     }
 
+    /// Coarser levels the caller already has (a tracker's pyramid) are used as given: the same
+    /// regions as computed ones; blank ones lose the code only a coarser level sees.
+    func testTheCallersHalvingsServeTheCoarserLevels() throws {
+        var scene = try DetectScene(width: 1400, height: 700)
+        try scene.add(CodeMatrix.ean13("4006381333931"), x: 700, y: 350, module: 9, barHeight: 300)
+        func regions(_ halvings: [LumaPlane]) -> [LocatedRegion] {
+            scene.image.pixels.withUnsafeBytes {
+                CodeLocator().regions(in: LumaImage(base: $0.baseAddress!, width: 1400, height: 700, stride: 1400), halvings: halvings)
+            }
+        }
+        let computed = regions([])
+        XCTAssertTrue(computed.contains { $0.kind == .linear && $0.verified && $0.quad.contains(scene.truth[0].center) })
+        let half = scene.image.halved()
+        XCTAssertEqual(regions([half, half.halved()]), computed)
+        let blank = [LumaPlane(width: 700, height: 350, fill: 200), LumaPlane(width: 350, height: 175, fill: 200)]
+        XCTAssertFalse(regions(blank).contains { $0.kind == .linear && $0.verified && $0.quad.contains(scene.truth[0].center) })
+    }
+
     func testRegionDecodingReadsEachSymbologyAndTheSameWithOneOrFourThreads() throws {
         var scene = try DetectScene(width: 900, height: 600)
         try scene.add(CodeMatrix.qr(text: "THREADS QR"), x: 150, y: 150, module: 4, rotation: 10)

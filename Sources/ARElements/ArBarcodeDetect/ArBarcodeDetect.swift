@@ -221,9 +221,9 @@ final class CodeDetectorStage {
     }
 
     /// `scan(luma, skipping:)` and `detect(luma, in: regions, kinds:)` at once, decoded in the same batches.
-    func scan(_ luma: LumaImage, skipping: [Quad], expecting regions: [Quad], kinds: [LocatedRegion.Kind])
+    func scan(_ luma: LumaImage, skipping: [Quad], expecting regions: [Quad], kinds: [LocatedRegion.Kind], halvings: [LumaPlane] = [])
         -> (result: DetectorResult, expected: [Detection]) {
-        detector.scan(luma, skipping: skipping, expecting: regions, kinds: kinds)
+        detector.scan(luma, skipping: skipping, expecting: regions, kinds: kinds, halvings: halvings)
     }
 
     /// Calls `body(i)` for every `i` in `0..<count` on the decoding threads; each call writes only its own result.

@@ -219,7 +219,7 @@ public final class ArBarcodeTrack: VideoFilterElement {
             defer { decodeMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6 }
             if state.cadence.framesSinceFull % s.detectInterval == 0 {
                 // New codes from the full decode; tracked ones from re-decodes in their regions.
-                let (result, tracked) = decoder.full(plane, skipping: stage.seenQuads(live), andRegions: due)
+                let (result, tracked) = decoder.full(plane, skipping: stage.seenQuads(live), andRegions: due, pyramid: stage.current)
                 detections = result.codes + Self.confirming(tracked, live)
                 state.located = Self.regions(result.located)
                 state.cadence.started(.full)

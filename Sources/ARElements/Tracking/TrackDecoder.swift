@@ -29,9 +29,12 @@ final class TrackDecoder {
 
     /// `full(plane, skipping:)` and `regions(plane, tracks)` at once, with the same results: the
     /// located regions and the tracks' decoded in the same batches on the detector's threads.
-    func full(_ plane: LumaPlane, skipping: [Quad], andRegions tracks: [Track]) -> (result: DetectorResult, tracked: [Detection]) {
+    /// `pyramid`: `plane`'s pyramid when the caller has one (its coarser levels serve the localizer).
+    func full(_ plane: LumaPlane, skipping: [Quad], andRegions tracks: [Track], pyramid: LumaPyramid? = nil)
+        -> (result: DetectorResult, tracked: [Detection]) {
+        let halvings = pyramid.map { Array($0.levels.dropFirst()) } ?? []
         var (result, tracked) = plane.withImage {
-            stage.scan($0, skipping: skipping, expecting: tracks.map(\.quad), kinds: Self.kinds(tracks))
+            stage.scan($0, skipping: skipping, expecting: tracks.map(\.quad), kinds: Self.kinds(tracks), halvings: halvings)
         }
         // Both fitted in one batch.
         let both = refined(result.codes + tracked, in: plane)
