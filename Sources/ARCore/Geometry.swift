@@ -1,5 +1,9 @@
 import Foundation
 
+/// The dot product of `a` and `b` (pixels²).
+@inlinable @inline(__always)
+public func dot(_ a: Point, _ b: Point) -> Double { a.x * b.x + a.y * b.y }
+
 /// A point in frame pixels: x to the right, y down, origin at the top-left corner of the frame.
 public struct Point: Hashable, Sendable {
     /// Horizontal position in pixels.

@@ -100,7 +100,6 @@ private func convexHull(_ input: [Point]) -> [Point] {
 /// the edge turns, so the whole sweep is linear in the hull size.
 private func rotatingCalipers(_ hull: [Point]) -> Quad {
     let n = hull.count
-    func dot(_ a: Point, _ b: Point) -> Double { a.x * b.x + a.y * b.y }
     var best: (area: Double, quad: Quad)? = nil
     var j = 1, k = 1, l = 1
     for i in 0..<n {

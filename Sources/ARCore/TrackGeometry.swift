@@ -15,6 +15,22 @@ extension Quad {
         }
         return sign != 0
     }
+
+    /// Whether this quad and `other` (convex, either winding) share more than an edge: no edge
+    /// normal of either separates their projections (separating axes).
+    public func overlaps(_ other: Quad) -> Bool {
+        for quad in [self, other] {
+            let c = quad.corners
+            for i in 0..<4 {
+                let n = Point(x: c[(i + 1) % 4].y - c[i].y, y: c[i].x - c[(i + 1) % 4].x)
+                let a = corners.map { dot($0, n) }, b = other.corners.map { dot($0, n) }
+                guard let aMin = a.min(), let aMax = a.max(), let bMin = b.min(), let bMax = b.max(),
+                      aMin.isFinite, aMax.isFinite, bMin.isFinite, bMax.isFinite else { return false }
+                if aMax <= bMin || bMax <= aMin { return false }
+            }
+        }
+        return true
+    }
 }
 
 extension Quad {

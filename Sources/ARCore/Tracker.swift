@@ -317,10 +317,14 @@ public struct Tracker: Sendable {
         }
 
         for (d, detection) in merged.enumerated() where !detectionMatched[d] {
-            // A second reading of a code already matched on this frame (twins cannot overlap).
+            // A second reading of a code already tracked (twins cannot overlap), or a part of one
+            // cut by the frame's edge (an incomplete outline) within twice its track's size: the
+            // strips of a code half out of the frame are read apart, not as twins.
             if core.entries.contains(where: {
                 $0.target.symbology == detection.symbology && $0.target.payload == detection.payload
-                    && $0.target.quad.contains(detection.quad.center)
+                    && ($0.target.quad.contains(detection.quad.center) || $0.target.quad.overlaps(detection.quad)
+                        || !detection.outlineComplete
+                            && $0.target.quad.center.distance(to: detection.quad.center) <= 2 * max($0.target.quad.meanSide, detection.quad.meanSide))
             }) { continue }
             // Two codes cannot overlap: a reading of another payload on a live track's code is a
             // misreading (e.g. a blurred 1D code read with two wrong characters whose check character

@@ -308,6 +308,3 @@ enum LinearOutline {
         return maxS
     }
 }
-
-@inline(__always)
-func dot(_ a: Point, _ b: Point) -> Double { a.x * b.x + a.y * b.y }

@@ -37,7 +37,7 @@ public struct LinearOutlineRefiner: Sendable {
         let u = axis * (1 / length)
         let d = Point(x: -u.y, y: u.x)  // down in the code's own frame (y down on screen)
         let c = quad.center
-        let ts = quad.corners.map { dotProduct($0 - c, u) }
+        let ts = quad.corners.map { dot($0 - c, u) }
         let tL = (ts[0] + ts[3]) / 2, tR = (ts[1] + ts[2]) / 2
         let width = tR - tL
         guard width >= 16 else { return nil }
@@ -218,6 +218,3 @@ public struct LinearOutlineRefiner: Sendable {
         }
     }
 }
-
-@inline(__always)
-private func dotProduct(_ a: Point, _ b: Point) -> Double { a.x * b.x + a.y * b.y }

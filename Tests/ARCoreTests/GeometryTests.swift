@@ -29,6 +29,19 @@ final class GeometryTests: XCTestCase {
         XCTAssertNil(Rect(enclosing: []))
     }
 
+    func testQuadsOverlapWhenNoEdgeSeparatesThem() {
+        let square = Quad(Rect(x: 0, y: 0, width: 10, height: 10))
+        XCTAssertTrue(square.overlaps(Quad(Rect(x: 8, y: 8, width: 10, height: 10))), "corner over corner")
+        XCTAssertTrue(square.overlaps(Quad(Rect(x: 2, y: -5, width: 2, height: 20))), "a bar across: no corner inside the other")
+        XCTAssertFalse(square.overlaps(Quad(Rect(x: 10, y: 0, width: 5, height: 10))), "sharing an edge only")
+        XCTAssertFalse(square.overlaps(Quad(Rect(x: 20, y: 20, width: 5, height: 5))))
+        func diamond(_ c: Double) -> Quad {
+            Quad([Point(x: c, y: c - 5), Point(x: c + 5, y: c), Point(x: c, y: c + 5), Point(x: c - 5, y: c)])!
+        }
+        XCTAssertFalse(square.overlaps(diamond(14)), "apart along the diamond's own edge normal only")
+        XCTAssertTrue(square.overlaps(diamond(12)))
+    }
+
     func testRectIntersectionIsTheOverlapOrEmpty() {
         let a = Rect(x: 0, y: 0, width: 10, height: 10)
         XCTAssertEqual(a.intersection(Rect(x: 5, y: 6, width: 10, height: 10)), Rect(x: 5, y: 6, width: 5, height: 4))

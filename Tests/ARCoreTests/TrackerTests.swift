@@ -72,6 +72,37 @@ final class TrackerTests: XCTestCase {
         XCTAssertEqual(second.added, [])
     }
 
+    /// Two strips of one code cut by the frame's edge, read on one frame: the second overlaps the
+    /// track the first confirms (its centre outside that thin strip) and starts no track of its own.
+    func testASecondReadingOverlappingItsCodesTrackStartsNoTrack() {
+        var tracker = Tracker()
+        func strip(_ y0: Double, _ y1: Double) -> Detection {
+            Detection(symbology: "EAN-13", text: "1029626488244",
+                      quad: Quad([Point(x: 1660, y: y0), Point(x: 1914, y: y0 + 40), Point(x: 1911, y: y1 + 40), Point(x: 1657, y: y1)])!,
+                      quality: 3)
+        }
+        _ = tracker.update(detections: [strip(207, 226)], timestampNanoseconds: 0)
+        let update = tracker.update(detections: [strip(209, 228), strip(222, 246)], timestampNanoseconds: 33 * ms)
+        XCTAssertEqual(update.tracks.map(\.id), [1])
+        XCTAssertEqual(update.added, [])
+    }
+
+    /// A strip of a code cut by the frame's edge (incomplete outline) beside its track, apart from
+    /// it, starts no track; a complete twin stacked as close does.
+    func testAStripOfACodeCutByTheEdgeNearItsTrackStartsNoTrackButAStackedTwinDoes() {
+        func strip(_ y: Double, complete: Bool) -> Detection {
+            Detection(symbology: "EAN-13", payload: Array("1029626488244".utf8),
+                      quad: Quad(Rect(x: 1660, y: y, width: 258, height: 20)), quality: 3, outlineComplete: complete)
+        }
+        for complete in [false, true] {
+            var tracker = Tracker()
+            _ = tracker.update(detections: [strip(200, complete: false)], timestampNanoseconds: 0)
+            let update = tracker.update(detections: [strip(202, complete: false), strip(250, complete: complete)],
+                                        timestampNanoseconds: 33 * ms)
+            XCTAssertEqual(update.added.count, complete ? 1 : 0, complete ? "a twin" : "a strip of the same code")
+        }
+    }
+
     func testOneTwinHiddenLeavesTheOtherDetectedAndItselfTracked() {
         var tracker = Tracker()
         _ = tracker.update(detections: [code("TWIN", x: 0, y: 0), code("TWIN", x: 300, y: 0)], timestampNanoseconds: 0)
