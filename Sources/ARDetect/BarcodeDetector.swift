@@ -213,7 +213,10 @@ public final class BarcodeDetector {
         for codes in both[1] { merge(codes, into: &expectedCodes) }
         var found: [Detection] = []
         var located: [LocatedRegion] = []
-        let fuse = options.fuseFrames > 1 ? regions.indices.filter { results[$0].isEmpty && regions[$0].verified && regions[$0].kind == .linear } : []
+        // Verified 1D regions no pass read: decoded again from their strips fused over frames.
+        let fuse = options.fuseFrames < 2 ? [] : regions.indices.filter {
+            results[$0].isEmpty && regions[$0].verified && regions[$0].kind == .linear
+        }
         var read = results
         for (i, codes) in zip(fuse, fused(fuse.map { regions[$0] }, in: luma)) { read[i] = codes }
         for (region, codes) in zip(regions, read) {
@@ -316,8 +319,8 @@ public final class BarcodeDetector {
     /// with its strips of earlier calls, in order; empty for a region with nothing to fuse yet or
     /// that no pass reads. Each region's strip is rendered, fused and decoded on the pool against
     /// the fusion as it was before this call; the fusion is then updated in region order (the same
-    /// results with any number of threads). A region the miss ledger gives the first pass only
-    /// gets it on its fused strip too.
+    /// results with any number of threads). A region the miss ledger now gives the first pass only
+    /// (this call's miss counted) gets only that on its fused strip.
     private func fused(_ regions: [LocatedRegion], in luma: LumaImage) -> [[Detection]] {
         guard !regions.isEmpty else { return [] }
         let fusion = fusion, keep = options.fuseFrames, call = calls, decoders = decoders
