@@ -20,7 +20,6 @@ public struct Point: Hashable, Sendable {
     public static func - (a: Point, b: Point) -> Point { Point(x: a.x - b.x, y: a.y - b.y) }
     public static func * (a: Point, s: Double) -> Point { Point(x: a.x * s, y: a.y * s) }
 
-    /// Euclidean distance to `other`, in pixels.
     /// This vector's length (its distance from the origin), pixels.
     public var length: Double { (x * x + y * y).squareRoot() }
 
@@ -30,6 +29,7 @@ public struct Point: Hashable, Sendable {
         return l > 0 ? self * (1 / l) : self
     }
 
+    /// Euclidean distance to `other`, in pixels.
     public func distance(to other: Point) -> Double {
         let dx = x - other.x, dy = y - other.y
         return (dx * dx + dy * dy).squareRoot()

@@ -249,9 +249,9 @@ final class RegionDecoder {
             // A tracked QR code whose finder patterns are not found (covered, or blurred past them):
             // zbar's reader needs them too. The first pass and the inverted one only (sharpened, 2× and
             // ½ read 2 of 25 such regions on camera seed 13 and none of 104 on seed 3, at 5 passes' cost).
-            options.sharpen = false
-            options.upscale = false
-            options.downscale = false
+            let invert = options.invert
+            options = options.firstPassOnly
+            options.invert = invert
         }
         // Outlined by finder patterns (or tracked): the module size is measured, not guessed.
         let measured = region.verified || region.outlinedByFinderPatterns

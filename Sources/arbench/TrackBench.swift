@@ -185,9 +185,12 @@ struct TrackBench {
         BenchGst.setUp()
         let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?.split(separator: "\n")
             .first { $0.hasPrefix("model name") }.map { String($0.split(separator: ":").last ?? "").trimmingCharacters(in: .whitespaces) } ?? "?"
-        print("Machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(cpu). Clips: \(frames) frames at 30 fps, \(codes) codes, seed \(seed), symbologies \(symbologies)"
-              + (clipProperties.isEmpty ? "" : ", arcodesrc " + clipProperties.map { "\($0.0)=\($0.1)" }.joined(separator: " "))
-              + (h264Kbps.map { ", through H.264 at \($0) kbit/s (x264enc threads=1 speed-preset=veryfast key-int-max=60, avdec_h264 max-threads=1)" } ?? "") + ".\n")
+        // A replayed clip's options are those it was kept with, not this run's.
+        let clipText = "\(frames) frames at 30 fps, \(codes) codes, seed \(seed)"
+            + (clipProperties.isEmpty ? "" : ", arcodesrc " + clipProperties.map { "\($0.0)=\($0.1)" }.joined(separator: " "))
+            + (h264Kbps.map { ", through H.264 at \($0) kbit/s (x264enc threads=1 speed-preset=veryfast key-int-max=60, avdec_h264 max-threads=1)" } ?? "")
+        print("Machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(cpu). Clips: "
+              + (reuse.map { "replayed from \($0)" } ?? clipText) + ", symbologies \(symbologies).\n")
         var lines: [String] = []
         var zxingVersion: String?
         for (w, h) in sizes {
@@ -544,7 +547,8 @@ struct TrackBench {
                 s.arrivals = timing.arrivals
                 s.renderMilliseconds = Double(timing.latencyNanoseconds) / 1e6
             }
-            s.dropped = frames - timing.frames
+            // The clip's own frame count (one truth record a frame): a replayed clip may differ from --frames.
+            s.dropped = truth.frames.count - timing.frames
         }
         return s
     }

@@ -22,9 +22,7 @@ final class TrackDecoder {
     /// Every code in `plane` but those in `skipping` (frame pixels: tracked codes, re-decoded in
     /// their regions), and the verified regions no pass read.
     func full(_ plane: LumaPlane, skipping: [Quad] = []) -> DetectorResult {
-        var result = plane.withImage { stage.scan($0, skipping: skipping) }
-        result.codes = refined(result.codes, in: plane)
-        return result
+        full(plane, skipping: skipping, andRegions: []).result
     }
 
     /// `full(plane, skipping:)` and `regions(plane, tracks)` at once, with the same results: the
