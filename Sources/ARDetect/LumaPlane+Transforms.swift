@@ -120,6 +120,36 @@ extension LumaPlane {
         for i in pixels.indices { pixels[i] = 255 &- pixels[i] }
     }
 
+    /// Which edges of a pass image lie on a code's quiet zone.
+    enum QuietSides {
+        /// The first and last columns: a 1D strip, its bars running down the rows.
+        case ends
+        /// All four sides: a 2D region with a margin around it.
+        case all
+    }
+
+    /// Whether the image's margin (the outer `fraction` of its width at each end; with `.all`, of
+    /// its height at the top and bottom too; at least one pixel) is darker on average than the
+    /// rest: a light-on-dark code's quiet zone. A dark-on-light code's is lighter than its modules.
+    func marginIsDarker(_ sides: QuietSides, fraction: Double) -> Bool {
+        let mx = max(1, Int(Double(width) * fraction)), my = sides == .all ? max(1, Int(Double(height) * fraction)) : 0
+        guard width > 2 * mx, height > 2 * my else { return false }
+        var margin = 0, inner = 0
+        pixels.withUnsafeBufferPointer { px in
+            for y in 0..<height {
+                let row = y * width
+                if y < my || y >= height - my {
+                    for x in 0..<width { margin += Int(px[row + x]) }
+                    continue
+                }
+                for x in 0..<mx { margin += Int(px[row + x]) + Int(px[row + width - 1 - x]) }
+                for x in mx..<(width - mx) { inner += Int(px[row + x]) }
+            }
+        }
+        let marginCount = width * height - (width - 2 * mx) * (height - 2 * my)
+        return margin * (width - 2 * mx) * (height - 2 * my) < inner * marginCount
+    }
+
     /// Stretches grey levels linearly so the 1st and 99th percentiles map to 0 and 255, when they
     /// span less than `maxSpan` levels (a low-contrast image). Returns whether it changed the image.
     @discardableResult

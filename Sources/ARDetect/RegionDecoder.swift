@@ -38,6 +38,9 @@ final class RegionDecoder {
 
     private let hasLinear: Bool
 
+    /// Passes run (zbar scans of a pass image) since this decoder was made.
+    private(set) var passes = 0
+
     /// The codes read in `region` of `luma` (frame pixels), best pass first; empty when no pass reads.
     func decode(_ region: LocatedRegion, in luma: LumaImage, options: DetectorOptions) -> [Detection] {
         switch region.kind {
@@ -49,12 +52,13 @@ final class RegionDecoder {
     // MARK: - Passes
 
     /// Tries `scales` in turn (each rendered into `work` by `render`), the first also sharpened
-    /// (when `sharpenFirst`; `sharpenRadius`, pass pixels), inverted and, with `binarize` (1D
-    /// strips), sharpened and binarized row by row, until `read` finds a
+    /// (when `sharpenFirst`; `sharpenRadius`, pass pixels), inverted (when its `quiet` sides are
+    /// darker than the rest: see `marginIsDarker`; nil: the code is known to be dark on light) and,
+    /// with `binarize` (1D strips), sharpened and binarized row by row, until `read` finds a
     /// confirmed code: read on two or more scan lines (row groups), or a QR code. Returns that, else
     /// the best reading seen (most lines).
     private func firstConfirmed(scales: [Double], options: DetectorOptions, sharpenFirst: Bool = true, binarize: Bool = false,
-                                sharpenRadius: (Double) -> Int,
+                                quiet: LumaPlane.QuietSides?, sharpenRadius: (Double) -> Int,
                                 render: (Double) -> Void, read: (LumaImage, Double) -> [Detection]) -> [Detection] {
         var best: [Detection] = []
         for (i, scale) in scales.enumerated() {
@@ -62,10 +66,15 @@ final class RegionDecoder {
             var variants: [(sharpen: Bool, invert: Bool, binarize: Bool)] = [(false, false, false)]
             if i == 0 {
                 if options.sharpen, sharpenFirst { variants.append((true, false, false)) }
-                if options.invert { variants.append((false, true, false)) }
+                // A light-on-dark code lies on dark: its quiet zone is darker than its modules. (On
+                // camera clips no code is light on dark; the inverted pass read nothing there.)
+                if options.invert, let quiet, work.marginIsDarker(quiet, fraction: Self.quietMargin) {
+                    variants.append((false, true, false))
+                }
                 if options.sharpen, binarize { variants.append((true, false, true)) }
             }
             for v in variants {
+                passes += 1
                 pass = work
                 if v.sharpen { pass.sharpenRows(radius: max(1, sharpenRadius(scale))) }
                 if v.binarize { pass.binarizeRows() }
@@ -77,6 +86,10 @@ final class RegionDecoder {
         }
         return best
     }
+
+    /// The outer part of a pass image taken for its quiet zone, as a fraction of its size: within a
+    /// 1D region's quiet ends (15 % each) and a 2D region's margin (7.5 % each side).
+    static let quietMargin = 0.05
 
     /// How far the best of `detections` is confirmed: its agreeing lines, 2 for a QR code.
     private static func strength(_ detections: [Detection]) -> Int {
@@ -128,7 +141,7 @@ final class RegionDecoder {
         if options.upscale, base * 2 <= 6 { scales.append(base * 2) }
         if options.downscale, base / 2 * region.moduleSize >= 1.2 { scales.append(base / 2) }
         return firstConfirmed(
-            scales: scales, options: options, binarize: true, sharpenRadius: { Int(($0 * region.moduleSize).rounded()) },
+            scales: scales, options: options, binarize: true, quiet: .ends, sharpenRadius: { Int(($0 * region.moduleSize).rounded()) },
             render: { strip(luma, p, width: p.width($0)) },
             read: { image, _ in self.readStrip(image, p, in: luma) })
     }
@@ -146,7 +159,7 @@ final class RegionDecoder {
     func decode(strip: LumaPlane, placement: StripPlacement, region: LocatedRegion, in luma: LumaImage,
                 options: DetectorOptions) -> [Detection] {
         let scale = Double(strip.width) / placement.length
-        return firstConfirmed(scales: [scale], options: options, binarize: true,
+        return firstConfirmed(scales: [scale], options: options, binarize: true, quiet: .ends,
                               sharpenRadius: { Int(($0 * region.moduleSize).rounded()) },
                               render: { _ in work = strip }, read: { image, _ in self.readStrip(image, placement, in: luma) })
     }
@@ -269,11 +282,9 @@ final class RegionDecoder {
         // overlay, keep sub-pixel precision in the frame.
         let base = min(cap, max(0.5, measured ? min(3, max(wanted, min(1, 8 / max(0.5, region.moduleSize))))
                                                      : min(1, wanted)))
+        // No pass at twice the size: on the corpus and the camera clips it read nothing the other
+        // passes did not.
         var scales = [base]
-        // Small regions again at twice the size (blurred QR codes read at 6 px per module where 3 failed).
-        if options.upscale, measured || base * region.moduleSize < 2.5, min(w, h) * base <= 300 {
-            scales.append(min(cap, 2 * base))
-        }
         if options.downscale, measured, min(w, h) * base >= 100 { scales.append(base / 2) }
         func map(_ scale: Double) -> AffineMap {
             let ow = max(8, Int(w * scale)), oh = max(8, Int(h * scale))
@@ -282,6 +293,8 @@ final class RegionDecoder {
         return firstConfirmed(
             // Sharpening needs a module size: only measured regions have one.
             scales: scales, options: options, sharpenFirst: measured,
+            // Finder patterns found (dark-centred rings) make it a dark-on-light code.
+            quiet: region.finders.isEmpty && region.grid == nil ? .all : nil,
             sharpenRadius: { Int(($0 * region.moduleSize / 2).rounded()) },
             render: { scale in
                 work.resample(luma, map: map(scale), width: max(8, Int(w * scale)), height: max(8, Int(h * scale)))
@@ -313,7 +326,7 @@ final class RegionDecoder {
         // Up to 2 × 2 samples a pixel: enough against aliasing at a third of a module.
         let taps = min(2, max(1, Int((region.moduleSize / k).rounded(.up))))
         return firstConfirmed(
-            scales: [1], options: options, sharpenRadius: { _ in max(1, Int((k / 2).rounded())) },
+            scales: [1], options: options, quiet: nil, sharpenRadius: { _ in max(1, Int((k / 2).rounded())) },
             render: { _ in
                 work.resample(luma, map: map, width: width, height: width, taps: taps)
                 work.stretchContrast(maxSpan: 256)

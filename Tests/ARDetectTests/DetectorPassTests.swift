@@ -1,6 +1,6 @@
 import ARCodeGen
 import ARCore
-import ARDetect
+@testable import ARDetect
 import XCTest
 
 final class DetectorPassTests: XCTestCase {
@@ -66,5 +66,75 @@ final class DetectorPassTests: XCTestCase {
 extension DetectScene {
     init(image: LumaPlane) {
         self.image = image
+    }
+}
+
+/// The inverted pass runs only where a region's quiet zone is darker than its code.
+final class InvertedPassTests: XCTestCase {
+    /// Passes `RegionDecoder` runs on the region around `scene`'s first code, and what it reads.
+    private func decode(_ scene: DetectScene, kind: LocatedRegion.Kind, invert: Bool) throws -> (passes: Int, texts: [String]) {
+        let decoder = try RegionDecoder(symbologies: Symbology.allByDefault)
+        var options = DetectorOptions()
+        options.invert = invert
+        let found = scene.image.pixels.withUnsafeBytes { raw in
+            let luma = LumaImage(base: raw.baseAddress!, width: scene.image.width, height: scene.image.height, stride: scene.image.width)
+            return decoder.decode(CodeLocator().region(around: scene.truth[0], kind: kind, in: luma), in: luma, options: options)
+        }
+        return (decoder.passes, found.map(\.text))
+    }
+
+    /// `matrix` at the middle of a 400x300 scene, light on dark when `inverted` (the scene's
+    /// background too: the code's quiet zone).
+    private func scene(_ matrix: CodeMatrix, inverted: Bool, module: Double) throws -> DetectScene {
+        var scene = try DetectScene(width: 400, height: 300)
+        try scene.add(matrix, x: 200, y: 150, module: module, rotation: 20, barHeight: 60)
+        if inverted { for i in scene.image.pixels.indices { scene.image.pixels[i] = 255 - scene.image.pixels[i] } }
+        return scene
+    }
+
+    func testADarkOnLightCodeGetsNoInvertedPassAndALightOnDarkOneDoes() throws {
+        let good = try CodeMatrix.ean13("4006381333931")
+        // Its middle bars damaged: no pass reads it, so every pass runs.
+        let damaged = try CodeMatrix(width: good.width, height: 1,
+                                     modules: (0..<good.width).map { (40...52).contains($0) ? $0 % 3 == 0 : good.isDark(x: $0, y: 0) },
+                                     quietZoneModules: 10, symbology: "EAN-13")
+        let plain = try scene(damaged, inverted: false, module: 2), dark = try scene(damaged, inverted: true, module: 2)
+        XCTAssertEqual(try decode(plain, kind: .linear, invert: true).passes, try decode(plain, kind: .linear, invert: false).passes)
+        XCTAssertEqual(try decode(dark, kind: .linear, invert: true).passes, try decode(dark, kind: .linear, invert: false).passes + 1)
+        XCTAssertEqual(try decode(scene(good, inverted: true, module: 2), kind: .linear, invert: true).texts, ["4006381333931"])
+    }
+
+    func testOnlyAQRCodeWithoutFinderPatternsOnADarkQuietZoneGetsTheInvertedPass() throws {
+        let qr = try CodeMatrix.qr(text: "LIGHT ON DARK, NO FINDERS SEEN")
+        let plain = try scene(qr, inverted: false, module: 4), dark = try scene(qr, inverted: true, module: 4)
+        // Light on dark, the finder-pattern search (dark-centred rings) sees none: read frame-aligned, inverted.
+        XCTAssertEqual(try decode(dark, kind: .matrix, invert: true).texts, ["LIGHT ON DARK, NO FINDERS SEEN"])
+        XCTAssertEqual(try decode(dark, kind: .matrix, invert: false).texts, [])
+        // Dark on light with its finder patterns: read upright, first pass.
+        XCTAssertEqual(try decode(plain, kind: .matrix, invert: true).passes, 1)
+        // Its data modules scrambled past repair, finder patterns intact: every pass but the inverted one.
+        let n = qr.width
+        let scrambled = try CodeMatrix(width: n, height: n, modules: (0..<(n * n)).map { i in
+            let x = i % n, y = i / n
+            return (9..<(n - 9)).contains(x) && (9..<(n - 9)).contains(y) ? (x * 7 + y * 3) % 5 < 2 : qr.isDark(x: x, y: y)
+        }, quietZoneModules: qr.quietZoneModules, symbology: qr.symbology)
+        let unread = try scene(scrambled, inverted: false, module: 4)
+        let withInvert = try decode(unread, kind: .matrix, invert: true), without = try decode(unread, kind: .matrix, invert: false)
+        XCTAssertEqual(withInvert.texts, [])
+        XCTAssertEqual(withInvert.passes, without.passes)
+    }
+
+    func testTheMarginOfAPassImageIsDarkerOnlyAroundALightOnDarkCode() {
+        var strip = LumaPlane(width: 100, height: 16)
+        // Dark ends (quiet zone), bars alternating between.
+        for y in 0..<16 { for x in 0..<100 { strip[x, y] = x < 10 || x >= 90 ? 20 : (x / 3) % 2 == 0 ? 230 : 20 } }
+        XCTAssertTrue(strip.marginIsDarker(.ends, fraction: 0.05))
+        strip.invert()
+        XCTAssertFalse(strip.marginIsDarker(.ends, fraction: 0.05))
+        // `.all` counts the top and bottom rows too: light there outweighs the dark ends.
+        var square = LumaPlane(width: 40, height: 40)
+        for y in 0..<40 { for x in 0..<40 { square[x, y] = y < 4 || y >= 36 ? 255 : x < 4 || x >= 36 ? 0 : 128 } }
+        XCTAssertTrue(square.marginIsDarker(.ends, fraction: 0.1))
+        XCTAssertFalse(square.marginIsDarker(.all, fraction: 0.1))
     }
 }
