@@ -605,11 +605,25 @@ struct FinderPattern: Hashable {
         // Threshold: the box's mean of min and max (codes are high contrast).
         var lo = 255, hi = 0
         var y = y0
+        var low = SIMD16<UInt8>(repeating: 255), high = SIMD16<UInt8>(repeating: 0)
+        // Sixteen pixels at a time, the odd offsets from x0 masked out (white for the minimum, black
+        // for the maximum).
+        let odd = SIMD16<UInt8>(0, 255, 0, 255, 0, 255, 0, 255, 0, 255, 0, 255, 0, 255, 0, 255)
         while y < y1 {
+            let row = luma.base + y * luma.stride
             var x = x0
-            while x < x1 { let v = Int(luma.pixel(x, y)); lo = min(lo, v); hi = max(hi, v); x += 2 }
+            while x + 16 <= x1 {
+                let v = row.loadUnaligned(fromByteOffset: x, as: SIMD16<UInt8>.self)
+                let forMin = v | odd, forMax = v & ~odd
+                low.replace(with: forMin, where: forMin .< low)
+                high.replace(with: forMax, where: forMax .> high)
+                x += 16
+            }
+            while x < x1 { let v = Int(row.load(fromByteOffset: x, as: UInt8.self)); lo = min(lo, v); hi = max(hi, v); x += 2 }
             y += 2
         }
+        lo = min(lo, Int(low.min()))
+        hi = max(hi, Int(high.max()))
         guard hi - lo >= 40 else { return [] }
         let threshold = (lo + hi) / 2
         let level = SIMD16<UInt8>(repeating: UInt8(threshold))
@@ -804,7 +818,8 @@ struct FinderPattern: Hashable {
     /// The module size when `r` (five runs) is 1:1:3:1:1 within half a module each.
     private static func ratio(_ a: Int, _ b: Int, _ c: Int, _ d: Int, _ e: Int) -> Double? {
         let total = a + b + c + d + e
-        guard total >= 7 else { return nil }
+        // c ≥ 3m − 2·tol implies 7c ≥ 2·total − 14 (tol = m/2 or 1): most texture fails it cheaply.
+        guard total >= 7, 7 * c + 14 >= 2 * total else { return nil }
         let m = Double(total) / 7
         let tol = max(0.5 * m, 1)
         guard abs(Double(a) - m) <= tol, abs(Double(b) - m) <= tol, abs(Double(c) - 3 * m) <= 2 * tol,
