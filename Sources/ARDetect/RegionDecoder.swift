@@ -199,6 +199,28 @@ final class RegionDecoder {
         return Quad([q.topLeft + d * lo, q.topRight + d * lo, q.topRight + d * hi, q.topLeft + d * hi]) ?? q
     }
 
+    /// The `k` in `0..<count` whose points (x + k·dx, y + k·dy) `holdsInside` `luma`: one range,
+    /// since the points lie on a line (empty when none does).
+    static func columnsInside(_ luma: LumaImage, x: Double, y: Double, dx: Double, dy: Double, count: Int) -> Range<Int> {
+        var lo = 0.0, hi = Double(count)
+        for (p, s, limit) in [(x, dx, Double(luma.width)), (y, dy, Double(luma.height))] {
+            // 1.5 ≤ p + s·k < limit − 2.5
+            if s == 0 {
+                if p < 1.5 || p >= limit - 2.5 { return 0..<0 }
+                continue
+            }
+            let a = (1.5 - p) / s, b = (limit - 2.5 - p) / s
+            lo = max(lo, min(a, b))
+            hi = min(hi, max(a, b))
+        }
+        guard hi > lo else { return 0..<0 }
+        var k0 = max(0, Int(lo.rounded(.up))), k1 = min(count, Int(hi.rounded(.up)))
+        // Rounding at the ends: each end checked.
+        while k0 < k1, !luma.holdsInside(x + dx * Double(k0), y + dy * Double(k0)) { k0 += 1 }
+        while k1 > k0, !luma.holdsInside(x + dx * Double(k1 - 1), y + dy * Double(k1 - 1)) { k1 -= 1 }
+        return k0..<k1
+    }
+
     /// Fills `work` with the strip: `width` columns along `u` over `length` px, `stripRows` rows,
     /// each the mean of its band of `height / stripRows` px along `d`.
     private func strip(_ luma: LumaImage, _ p: StripPlacement, width: Int) {
@@ -224,22 +246,23 @@ final class RegionDecoder {
                     for x in 0..<width { sums[x] = 0 }
                     for j in 0..<taps {
                         let s = (Double(r) + (Double(j) + 0.5) / Double(taps)) * band
-                        var px = origin.x + d.x * s + du.0 * 0.5, py = origin.y + d.y * s + du.1 * 0.5
+                        let px = origin.x + d.x * s + du.0 * 0.5, py = origin.y + d.y * s + du.1 * 0.5
                         // A line whose ends lie well inside the frame needs no clamping.
                         let ex = px + du.0 * Double(samples - 1), ey = py + du.1 * Double(samples - 1)
-                        if min(px, ex) >= 0.5, min(py, ey) >= 0.5, max(px, ex) < fw - 1.5, max(py, ey) < fh - 1.5 {
-                            // Sample k·tapsX + t of the line goes to column k: a line per t.
-                            for t in 0..<tapsX {
-                                luma.addLineInside(x: px + du.0 * Double(t), y: py + du.1 * Double(t), dx: du.0 * Double(tapsX),
-                                                   dy: du.1 * Double(tapsX), count: width, into: sums.baseAddress!)
+                        let whole = min(px, ex) >= 0.5 && min(py, ey) >= 0.5 && max(px, ex) < fw - 1.5 && max(py, ey) < fh - 1.5
+                        // Sample k·tapsX + t of the line goes to column k: a line per t.
+                        for t in 0..<tapsX {
+                            let x = px + du.0 * Double(t), y = py + du.1 * Double(t)
+                            let dx = du.0 * Double(tapsX), dy = du.1 * Double(tapsX)
+                            // A line leaving the frame: its columns well inside stepped, the others one by one.
+                            let inside = whole ? 0..<width : Self.columnsInside(luma, x: x, y: y, dx: dx, dy: dy, count: width)
+                            luma.addLineInside(x: x + dx * Double(inside.lowerBound), y: y + dy * Double(inside.lowerBound), dx: dx, dy: dy,
+                                               count: inside.count, into: sums.baseAddress! + inside.lowerBound)
+                            for k in 0..<width where !inside.contains(k) {
+                                let sx = x + dx * Double(k), sy = y + dy * Double(k)
+                                // Past the frame's edge: white, the quiet zone zbar needs.
+                                sums[k] += sx < 0 || sy < 0 || sx > fw || sy > fh ? 255 : luma.sample(sx, sy)
                             }
-                            continue
-                        }
-                        for k in 0..<samples {
-                            // Past the frame's edge: white, the quiet zone zbar needs.
-                            sums[k / tapsX] += px < 0 || py < 0 || px > fw || py > fh ? 255 : luma.sample(px, py)
-                            px += du.0
-                            py += du.1
                         }
                     }
                     for x in 0..<width { dst[r * width + x] = UInt8(min(255, max(0, sums[x] * weight + 0.5))) }

@@ -138,3 +138,25 @@ final class InvertedPassTests: XCTestCase {
         XCTAssertFalse(square.marginIsDarker(.all, fraction: 0.1))
     }
 }
+
+final class StripSamplingTests: XCTestCase {
+    /// The columns of a strip line sampled in fixed point are exactly those whose points lie well
+    /// inside the frame, for lines crossing its edges at any angle.
+    func testALinesColumnsInsideTheFrameAreThoseItsPointsSayAreInside() {
+        let pixels = [UInt8](repeating: 128, count: 64 * 48)
+        pixels.withUnsafeBytes { raw in
+            let luma = LumaImage(base: raw.baseAddress!, width: 64, height: 48, stride: 64)
+            var seen = Set<Int>()
+            for i in 0..<400 {
+                let angle = Double(i) * 0.37, step = 0.3 + Double(i % 7) * 0.4
+                let x = -20 + Double((i * 13) % 100), y = -15 + Double((i * 29) % 80)
+                let dx = cos(angle) * step, dy = sin(angle) * step
+                let inside = RegionDecoder.columnsInside(luma, x: x, y: y, dx: dx, dy: dy, count: 120)
+                let expected = (0..<120).filter { luma.holdsInside(x + dx * Double($0), y + dy * Double($0)) }
+                XCTAssertEqual(Array(inside), expected, "line \(i)")
+                seen.insert(inside.isEmpty ? 0 : inside.count == 120 ? 2 : 1)
+            }
+            XCTAssertEqual(seen, [0, 1, 2], "lines outside, crossing and inside")
+        }
+    }
+}
