@@ -631,20 +631,48 @@ struct FinderPattern: Hashable {
         y = y0
         // The last five runs of the row (lengths), and where the middle one started.
         var runs = (0, 0, 0, 0, 0), starts = (0, 0, 0, 0, 0)
+        // A row's dark pixels as bits (bit i of word k: pixel x0 + 64k + i), and the pixels where
+        // the shade changes from the one before.
+        let n = x1 - x0, words = (n + 63) / 64
+        var bits = [UInt64](repeating: 0, count: words)
+        var changes: [Int] = []
+        changes.reserveCapacity(n)
         while y < y1 {
             let row = luma.base + y * luma.stride
-            var dark = Int(row.load(fromByteOffset: x0, as: UInt8.self)) < threshold
-            var runStart = x0, count = 0
-            var x = x0 + 1
-            while true {
-                // To the next change of shade; the row's end closes the last run. Sixteen pixels
-                // at a time while they are all of this shade.
-                while x + 16 <= x1 {
-                    let below = row.loadUnaligned(fromByteOffset: x, as: SIMD16<UInt8>.self) .< level
-                    guard dark ? all(below) : !any(below) else { break }
-                    x += 16
+            bits.withUnsafeMutableBufferPointer { bits in
+                for k in 0..<words {
+                    var word: UInt64 = 0
+                    for chunk in 0..<4 {
+                        let x = x0 + 64 * k + 16 * chunk
+                        if x + 16 <= x1 {
+                            let below = row.loadUnaligned(fromByteOffset: x, as: SIMD16<UInt8>.self) .< level
+                            word |= UInt64(Self.bits(below)) << (16 * chunk)
+                        } else {
+                            for i in 0..<max(0, min(16, x1 - x)) where Int(row.load(fromByteOffset: x + i, as: UInt8.self)) < threshold {
+                                word |= 1 << (16 * chunk + i)
+                            }
+                        }
+                    }
+                    bits[k] = word
                 }
-                while x < x1, (Int(row.load(fromByteOffset: x, as: UInt8.self)) < threshold) == dark { x += 1 }
+                changes.removeAll(keepingCapacity: true)
+                var before = bits[0] & 1
+                for k in 0..<words {
+                    let word = bits[k]
+                    var changed = word ^ (word << 1 | before)
+                    before = word >> 63
+                    if k == words - 1, n % 64 != 0 { changed &= (1 << (n % 64)) - 1 }
+                    while changed != 0 {
+                        changes.append(x0 + 64 * k + changed.trailingZeroBitCount)
+                        changed &= changed - 1
+                    }
+                }
+            }
+            changes.append(x1)
+            var dark = bits[0] & 1 == 1
+            var runStart = x0, count = 0
+            // Each run ends where the shade changes; the row's end closes the last.
+            for x in changes {
                 let isDark = !dark
                 runs = (runs.1, runs.2, runs.3, runs.4, x - runStart)
                 starts = (starts.1, starts.2, starts.3, starts.4, runStart)
@@ -664,12 +692,19 @@ struct FinderPattern: Hashable {
                         }
                     }
                 }
-                if x >= x1 { break }
-                x += 1
             }
             y += 2
         }
         return found
+    }
+
+    /// Lane i's mask (all ones or all zeros) as bit i.
+    @inline(__always)
+    private static func bits(_ mask: SIMDMask<SIMD16<Int8>>) -> UInt16 {
+        let halves = unsafeBitCast(mask, to: SIMD2<UInt64>.self)
+        // Each byte's top bit gathered into the top byte, byte 0's lowest.
+        func gather(_ h: UInt64) -> UInt64 { ((h & 0x8080_8080_8080_8080) &* 0x0002_0408_1020_4081) >> 56 }
+        return UInt16(gather(halves[0]) | gather(halves[1]) << 8)
     }
 
     /// A QR code outlined by finder patterns: see `qrCodes(_:in:)`.
