@@ -158,15 +158,18 @@ public struct CodeLocator: Sendable {
         let bands = min(rows, 8)
         cells.withUnsafeMutableBufferPointer { out in
             let out = out  // each band writes its own rows only
-            forEach(bands) { b in self.measureCells(luma, cols: cols, rows: (b * rows / bands)..<((b + 1) * rows / bands), into: out) }
-        }
-        for i in cells.indices where cells[i].samples > 0 {
-            let c = cells[i]
-            cells[i].textured = Double(c.edges) >= minEdgeFraction * Double(c.samples)
-            let trace = c.jxx + c.jyy
-            if trace > 0 {
-                cells[i].coherence = ((c.jxx - c.jyy) * (c.jxx - c.jyy) + 4 * c.jxy * c.jxy).squareRoot() / trace
-                cells[i].angle = 0.5 * atan2(2 * c.jxy, c.jxx - c.jyy)
+            forEach(bands) { b in
+                let band = (b * rows / bands)..<((b + 1) * rows / bands)
+                self.measureCells(luma, cols: cols, rows: band, into: out)
+                for i in (band.lowerBound * cols)..<(band.upperBound * cols) where out[i].samples > 0 {
+                    let c = out[i]
+                    out[i].textured = Double(c.edges) >= self.minEdgeFraction * Double(c.samples)
+                    let trace = c.jxx + c.jyy
+                    if trace > 0 {
+                        out[i].coherence = ((c.jxx - c.jyy) * (c.jxx - c.jyy) + 4 * c.jxy * c.jxy).squareRoot() / trace
+                        out[i].angle = 0.5 * atan2(2 * c.jxy, c.jxx - c.jyy)
+                    }
+                }
             }
         }
         // Cells inside a skipped quad (a tracked code, re-decoded on its own) join no group: a blob
@@ -181,17 +184,26 @@ public struct CodeLocator: Sendable {
             }
         }
         var out: [LocatedRegion] = []
-        let linearGroups = components(cells, cols: cols, rows: rows, minCells: 2,
-                                      member: { $0.textured && $0.coherence >= minCoherence },
+        // 1D groups (coherent cells of one direction) and blobs (any textured cells), side by side.
+        var grouped = [[[Int]]](repeating: [], count: 2)
+        grouped.withUnsafeMutableBufferPointer { found in
+            let found = found  // each call writes its own index only
+            let cells = cells
+            forEach(2) { k in
+                found[k] = k == 0
+                    ? self.components(cells, cols: cols, rows: rows, minCells: 2, member: { $0.textured && $0.coherence >= self.minCoherence },
                                       joins: { a, b in angleDifference(a.angle, b.angle) < 0.3 })
+                    : self.components(cells, cols: cols, rows: rows, minCells: 4, member: { $0.textured }, joins: { _, _ in true })
+            }
+        }
+        let linearGroups = grouped[0]
         // Skip quads grown by a cell each way: a code's edge cells straddle its outline.
         let skip = skipping.map { $0.grown(by: 1, plus: Double(cell)) }
         func skipped(_ group: [Int]) -> Bool {
             skip.contains { q in group.allSatisfy { q.contains(centre($0, cols: cols)) } }
         }
         let linear = linearGroups.filter { !skipped($0) }
-        let blobs = components(cells, cols: cols, rows: rows, minCells: 4, member: { $0.textured }, joins: { _, _ in true })
-            .filter { !skipped($0) }
+        let blobs = grouped[1].filter { !skipped($0) }
         // Each group measured in its own call; results kept in group order.
         var measured = [[LocatedRegion]](repeating: [], count: linear.count + blobs.count)
         measured.withUnsafeMutableBufferPointer { found in
