@@ -257,3 +257,32 @@ final class CodeLocatorTests: XCTestCase {
                              "as tall as the bars")
     }
 }
+
+final class FinderPatternSearchTests: XCTestCase {
+    /// A finder pattern (7 × 7 modules of 3 px) anywhere along a row, across the search's 16- and
+    /// 64-pixel words and up to the box's right edge (its last dark run closed by the row's end),
+    /// in boxes of widths that are no multiple of either, is found once, at its centre.
+    func testAPatternIsFoundWhereverItLiesAlongTheRows() throws {
+        for (k, left) in stride(from: 0, to: 130, by: 3).enumerated() {
+            let width = 151 + k % 5, height = 40
+            var pixels = [UInt8](repeating: 220, count: width * height)
+            let x0 = min(left, width - 21), y0 = 9
+            for y in 0..<21 {
+                for x in 0..<21 {
+                    let ring = max(abs(x / 3 - 3), abs(y / 3 - 3))
+                    if ring != 2 { pixels[(y0 + y) * width + x0 + x] = 30 }
+                }
+            }
+            let found = pixels.withUnsafeBytes { raw in
+                FinderPattern.find(in: LumaImage(base: raw.baseAddress!, width: width, height: height, stride: width),
+                                   box: Rect(x: 0, y: 0, width: Double(width), height: Double(height)))
+            }
+            XCTAssertEqual(found.count, 1, "pattern at x \(x0) in a box \(width) px wide")
+            if let f = found.first {
+                XCTAssertEqual(f.centre.x, Double(x0) + 10.5, accuracy: 1, "x \(x0)")
+                XCTAssertEqual(f.centre.y, Double(y0) + 10.5, accuracy: 1, "x \(x0)")
+                XCTAssertEqual(f.moduleSize, 3, accuracy: 0.5)
+            }
+        }
+    }
+}
