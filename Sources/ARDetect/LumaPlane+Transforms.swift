@@ -23,7 +23,9 @@ extension LumaPlane {
 
     /// `resample` for a map without rotation: bilinear with `round(scale)`² taps per pixel (a mild
     /// shrink needs no box filter), each column's and row's taps computed once, 8-bit fixed-point
-    /// weights.
+    /// weights. Separable: each source row's sums across (its columns' taps) are made once and
+    /// kept while the rows below use them, then weighted down the column; the same integer sums as
+    /// taking the four pixels of each tap in turn.
     private mutating func resampleAxisAligned(_ source: LumaImage, map: AffineMap, width: Int, height: Int) {
         let taps = max(1, Int(map.scale.rounded()))
         struct Tap { var i0: Int32; var i1: Int32; var w: Int32 }
@@ -45,24 +47,39 @@ extension LumaPlane {
         let ys = axis(height, scale: map.d, offset: map.ty, limit: source.height)
         let n = Int32(taps * taps), half = n * 65536 / 2
         let base = source.base, stride = source.stride
+        // An output row's taps reach at most taps + 2 source rows: kept in a ring of slots, row r in r % slots.
+        let slots = 2 * taps + 2
+        var across = [Int32](repeating: 0, count: slots * width), held = [Int](repeating: -1, count: slots)
+        var sums = [Int32](repeating: 0, count: width)
         pixels.withUnsafeMutableBufferPointer { dst in
-            for y in 0..<height {
-                for x in 0..<width {
-                    var sum: Int32 = 0
-                    for j in 0..<taps {
-                        let ty = ys[y * taps + j]
-                        let r0 = base + Int(ty.i0) * stride, r1 = base + Int(ty.i1) * stride
-                        for i in 0..<taps {
-                            let tx = xs[x * taps + i]
-                            let a = Int32(r0.load(fromByteOffset: Int(tx.i0), as: UInt8.self))
-                            let b = Int32(r0.load(fromByteOffset: Int(tx.i1), as: UInt8.self))
-                            let c = Int32(r1.load(fromByteOffset: Int(tx.i0), as: UInt8.self))
-                            let d = Int32(r1.load(fromByteOffset: Int(tx.i1), as: UInt8.self))
-                            let top = a * (256 - tx.w) + b * tx.w, bottom = c * (256 - tx.w) + d * tx.w
-                            sum += top * (256 - ty.w) + bottom * ty.w
+            across.withUnsafeMutableBufferPointer { across in
+                sums.withUnsafeMutableBufferPointer { sums in
+                    /// Source row `r`'s sums across, one per output column.
+                    func row(_ r: Int) -> UnsafeMutablePointer<Int32> {
+                        let slot = r % slots, out = across.baseAddress! + slot * width
+                        guard held[slot] != r else { return out }
+                        held[slot] = r
+                        let p = base + r * stride
+                        for x in 0..<width {
+                            var s: Int32 = 0
+                            for i in 0..<taps {
+                                let tx = xs[x * taps + i]
+                                s += Int32(p.load(fromByteOffset: Int(tx.i0), as: UInt8.self)) * (256 - tx.w)
+                                    + Int32(p.load(fromByteOffset: Int(tx.i1), as: UInt8.self)) * tx.w
+                            }
+                            out[x] = s
                         }
+                        return out
                     }
-                    dst[y * width + x] = UInt8(min(255, (sum + half) / (n * 65536)))
+                    for y in 0..<height {
+                        for x in 0..<width { sums[x] = 0 }
+                        for j in 0..<taps {
+                            let ty = ys[y * taps + j]
+                            let top = row(Int(ty.i0)), bottom = row(Int(ty.i1))
+                            for x in 0..<width { sums[x] += top[x] * (256 - ty.w) + bottom[x] * ty.w }
+                        }
+                        for x in 0..<width { dst[y * width + x] = UInt8(min(255, (sums[x] + half) / (n * 65536))) }
+                    }
                 }
             }
         }

@@ -93,3 +93,47 @@ final class StripFusionTests: XCTestCase {
         XCTAssertNil(fusion.add(bars, width: width, rows: rows, quad: quad, scale: 1, call: 3 + StripFusion.maxAge + 1, keep: 4))
     }
 }
+
+final class AxisAlignedResampleTests: XCTestCase {
+    /// The separable resampling (rows' sums across kept while the rows below use them) gives, pixel
+    /// for pixel, what taking each tap's four pixels in turn gives, shrinking and enlarging, with
+    /// taps reaching past the image's edges.
+    func testTheSeparableSumsEqualTheTapByTapOnes() {
+        let w = 97, h = 61
+        // Hashed grey levels: every pixel unlike its neighbours.
+        let source = (0..<(w * h)).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 11) }
+        source.withUnsafeBytes { raw in
+            let image = LumaImage(base: raw.baseAddress!, width: w, height: h, stride: w)
+            for (scale, tx, ty) in [(0.4, 3.3, -2.1), (0.65, -4.7, 5.2), (1.0, 0.5, 0.25), (1.37, 10.1, 7.9), (2.6, -3.0, 1.4), (3.2, 0.0, 0.0)] {
+                let map = AffineMap(a: scale, b: 0, tx: tx, c: 0, d: scale, ty: ty)
+                let width = Int(Double(w) / scale) + 3, height = Int(Double(h) / scale) + 3
+                var plane = LumaPlane(width: 1, height: 1)
+                plane.resample(image, map: map, width: width, height: height)
+                // Tap by tap, as zbar's pass images were first made.
+                let taps = max(1, Int(scale.rounded()))
+                func axis(_ k: Int, _ t: Int, _ offset: Double, _ limit: Int) -> (Int, Int, Int) {
+                    let f = min(max(scale * (Double(k) + (Double(t) + 0.5) / Double(taps)) + offset - 0.5, 0), Double(limit - 1))
+                    let i0 = Int(f)
+                    return (i0, min(i0 + 1, limit - 1), Int(((f - Double(i0)) * 256).rounded()))
+                }
+                let n = taps * taps
+                for y in 0..<height {
+                    for x in 0..<width {
+                        var sum = 0
+                        for j in 0..<taps {
+                            let (y0, y1, wy) = axis(y, j, ty, h)
+                            for i in 0..<taps {
+                                let (x0, x1, wx) = axis(x, i, tx, w)
+                                let top = Int(source[y0 * w + x0]) * (256 - wx) + Int(source[y0 * w + x1]) * wx
+                                let bottom = Int(source[y1 * w + x0]) * (256 - wx) + Int(source[y1 * w + x1]) * wx
+                                sum += top * (256 - wy) + bottom * wy
+                            }
+                        }
+                        let expected = UInt8(min(255, (sum + n * 65536 / 2) / (n * 65536)))
+                        if plane[x, y] != expected { return XCTFail("scale \(scale): (\(x), \(y)) \(plane[x, y]) ≠ \(expected)") }
+                    }
+                }
+            }
+        }
+    }
+}
