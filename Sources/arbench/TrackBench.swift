@@ -28,6 +28,8 @@ struct TrackScore {
     var frameMilliseconds: [Double] = []
     var throughputFPS: Double?
     var late: Int?, dropped: Int?
+    /// Live: late frames the source itself pushed after their render time (no element could deliver them in time).
+    var lateFromSource: Int?
     /// Tracks (distinct ids) whose payload is no code's in the clip, and the frames they were reported on.
     var falseTracks = 0, falseTrackFrames = 0
     /// Frames with a code reported (detected or tracked) that is not visible at all on that frame,
@@ -235,6 +237,8 @@ struct TrackBench {
         var records: [FrameRecord]
         var milliseconds: [Double]
         var late: Int
+        /// Of `late`, the frames the source pushed after their render time.
+        var lateFromSource: Int
         var frames: Int
         var arrivals: [Double]
         var latencyNanoseconds: Int64
@@ -247,8 +251,10 @@ struct TrackBench {
         var late = 0, arrived = 0
         /// Live: each buffer's arrival at the sink after its timestamp, ms; the sink's configured latency, ns.
         var arrivals: [Double] = []
+        /// Live: when the source pushed each arrived buffer, ms after its timestamp (arrival order).
+        var pushDelays: [Double] = []
         var latencyNanoseconds: Int64 = 0
-        /// With `--late-detail`: per pts, when the source pushed it and the element's time, microseconds.
+        /// Live: per pts, when the source pushed it (running time, ns); with `--late-detail` the element's time, µs.
         var pushed: [UInt64: UInt64] = [:]
         var elementMicroseconds: [UInt64: UInt64] = [:]
         /// Lines printed by `--late-detail`.
@@ -321,6 +327,7 @@ struct TrackBench {
                 let latency = Int64(gst_base_sink_get_latency(UnsafeMutableRawPointer(element).assumingMemoryBound(to: GstBaseSink.self)))
                 p.latencyNanoseconds = latency
                 p.arrivals.append(Double(arrival) / 1e6)
+                p.pushDelays.append(p.pushed[pts].map { Double(Int64(bitPattern: $0) - Int64(pts)) / 1e6 } ?? 0)
                 let index = (pts - p.firstPts!) / 33_333_333
                 let late = latency > 0 && arrival > latency
                 let el = Double(p.elementMicroseconds[pts] ?? 0) / 1000
@@ -332,7 +339,7 @@ struct TrackBench {
             return GST_PAD_PROBE_OK
         }, data, nil)
         probe.detail = lateDetail && isLive
-        if probe.detail {
+        if isLive {
             let srcSrc = gst_element_get_static_pad(appsrc, "src")!
             gst_pad_add_probe(srcSrc, GST_PAD_PROBE_TYPE_BUFFER, { _, info, data in
                 let p = Unmanaged<Probe>.fromOpaque(data!).takeUnretainedValue()
@@ -360,9 +367,12 @@ struct TrackBench {
             gst_message_parse_error(msg, &e, nil)
             throw TrackBenchError(description: "pipeline failed: \(e.map { String(cString: $0.pointee.message) } ?? "")")
         }
-        probe.late = probe.arrivals.filter { $0 > Double(probe.latencyNanoseconds) / 1e6 }.count
+        let render = Double(probe.latencyNanoseconds) / 1e6
+        probe.late = probe.arrivals.filter { $0 > render }.count
+        let lateFromSource = zip(probe.arrivals, probe.pushDelays).filter { $0.0 > render && $0.1 > render }.count
         for line in probe.lateFrames { FileHandle.standardError.write(Data("\(mode) \(width)x\(height) \(line)\n".utf8)) }
-        return Run(records: try readRecords(out), milliseconds: probe.milliseconds, late: probe.late, frames: probe.arrived,
+        return Run(records: try readRecords(out), milliseconds: probe.milliseconds, late: probe.late, lateFromSource: lateFromSource,
+                   frames: probe.arrived,
                    arrivals: probe.arrivals, latencyNanoseconds: probe.latencyNanoseconds)
     }
 
@@ -544,6 +554,7 @@ struct TrackBench {
             s.frameMilliseconds = timing.milliseconds
             if method.contains("live") {
                 s.late = timing.late
+                s.lateFromSource = timing.lateFromSource
                 s.arrivals = timing.arrivals
                 s.renderMilliseconds = Double(timing.latencyNanoseconds) / 1e6
             }
@@ -570,7 +581,10 @@ struct TrackBench {
             + String(format: "%.2f s / %.2f s", q(s.latencies, 0.5), s.latencies.max() ?? .nan) + " | "
             + String(format: "%.1f / %.1f", q(ms, 0.5), q(ms, 0.95)) + " | "
             + (s.method.contains("async") ? "live" : String(format: "%.0f", fps)) + " | "
-            + (s.late.map { "\($0) / \(s.dropped ?? 0)" } ?? s.dropped.map { "– / \($0)" } ?? "n/a") + " | "
+            + (s.late.map { late in
+                // In brackets: those the source itself pushed after their render time.
+                "\(late)" + (s.lateFromSource.map { $0 > 0 ? " (source \($0))" : "" } ?? "") + " / \(s.dropped ?? 0)"
+            } ?? s.dropped.map { "– / \($0)" } ?? "n/a") + " | "
             + (s.renderMilliseconds.map { String(format: "%.1f / %.1f (%.1f)", q(s.arrivals, 0.5), s.arrivals.max() ?? .nan, $0) } ?? "–") + " |"
     }
 }
