@@ -60,7 +60,7 @@ public final class ArBarcodeDetect: VideoFilterElement {
               "Turn 1D regions so their bars are upright before scanning (zbar reads only rows and columns)",
               \.options.rotate),
         .bool("upscale", "Upscale small regions",
-              "Retry at twice the size: a located 1D region's strip under 3 px per module, and (locate=full) a region whose shorter side is at most 400 px (small codes)",
+              "Retry at twice the size: a located 1D region's strip at 6 px per module instead of 3, and (locate=full) a region whose shorter side is at most 400 px (small codes)",
               \.options.upscale),
         .bool("downscale", "Downscale large regions",
               "Retry regions whose shorter side is at least 100 px at half the size (large or blurred codes)",
