@@ -252,7 +252,13 @@ public final class BarcodeDetector {
     private func decodeRefined(groups: [[LocatedRegion]], in luma: LumaImage, wholeFrame: Bool = false) -> [[[Detection]]] {
         let all = groups.flatMap { $0 }
         let every = options.retryPassesEvery
-        let decoded = decode(all, in: luma, firstPassOnly: all.map { !misses.allPasses($0, every: every) })
+        // Places that rest on this call are not decoded: unread, their misses count on.
+        let resting = all.map { misses.rests($0, every: every) }
+        let awake = all.indices.filter { !resting[$0] }
+        var decoded = [[Detection]](repeating: [], count: all.count)
+        for (i, codes) in zip(awake, decode(awake.map { all[$0] }, in: luma, firstPassOnly: awake.map { !misses.allPasses(all[$0], every: every) })) {
+            decoded[i] = codes
+        }
         if every > 0 { misses.record(all, read: decoded.map { !$0.isEmpty }, forgettingOthers: wholeFrame) }
         var results = Self.split(decoded, counts: groups.map(\.count))
         // A tall region no pass read: a code's bars may have joined other texture beside them

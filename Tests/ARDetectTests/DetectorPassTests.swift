@@ -124,6 +124,29 @@ final class InvertedPassTests: XCTestCase {
         XCTAssertEqual(withInvert.passes, without.passes)
     }
 
+    /// A QR code whose upright read fails gets no frame-aligned passes when it gets the first
+    /// pass only (a place missed on the calls before, `retryPassesEvery`); with every pass it does.
+    func testAnUnreadQRCodeOnTheFirstPassOnlyGetsItsUprightReadAlone() throws {
+        let qr = try CodeMatrix.qr(text: "UPRIGHT ONLY, ITS DATA SCRAMBLED")
+        let n = qr.width
+        let scrambled = try CodeMatrix(width: n, height: n, modules: (0..<(n * n)).map { i in
+            let x = i % n, y = i / n
+            return (9..<(n - 9)).contains(x) && (9..<(n - 9)).contains(y) ? (x * 7 + y * 3) % 5 < 2 : qr.isDark(x: x, y: y)
+        }, quietZoneModules: qr.quietZoneModules, symbology: qr.symbology)
+        let unread = try scene(scrambled, inverted: false, module: 4)
+        func passes(_ options: DetectorOptions) throws -> Int {
+            let decoder = try RegionDecoder(symbologies: Symbology.allByDefault)
+            let found = unread.image.pixels.withUnsafeBytes { raw in
+                let luma = LumaImage(base: raw.baseAddress!, width: unread.image.width, height: unread.image.height, stride: unread.image.width)
+                return decoder.decode(CodeLocator().region(around: unread.truth[0], kind: .matrix, in: luma), in: luma, options: options)
+            }
+            XCTAssertEqual(found.count, 0)
+            return decoder.passes
+        }
+        XCTAssertEqual(try passes(DetectorOptions().firstPassOnly), 1)
+        XCTAssertGreaterThan(try passes(DetectorOptions()), 1)
+    }
+
     func testTheMarginOfAPassImageIsDarkerOnlyAroundALightOnDarkCode() {
         var strip = LumaPlane(width: 100, height: 16)
         // Dark ends (quiet zone), bars alternating between.
