@@ -30,24 +30,21 @@ struct MissLedger {
         return every <= 0 || n < 2 || n % every == 0
     }
 
-    /// Whether `region` is left undecoded on this call (`every` > 0): a 2D place missed on
-    /// `restAfter` calls in a row or more (`blobRestAfter` for a blob of texture: an unverified
-    /// region not outlined by finder patterns nor tracked) is decoded on one such call in `every`
-    /// only, with every pass. On camera seeds 3, 11, 13 and 17 such places were read on 2–4 % of
-    /// calls at 6 misses and more (a blurred tracked QR code, a dense code too small to read) and
-    /// blobs on 1 of about 300 calls at 2 and more, at 2–3 ms a decode; 1D places, at a third of the
-    /// cost, on 15 % (they never rest).
+    /// Whether `region` is left undecoded on this call (`every` > 0): a tracked QR code's place
+    /// missed on `restAfter` calls in a row or more is decoded on one such call in `every` only,
+    /// with every pass; the code follows the image meanwhile. On camera seeds 3, 11, 13 and 17 such
+    /// places were read on 2–4 % of those calls (a tracked QR code blurred past reading), at 2–3 ms
+    /// a decode. Other places never rest: resting a QR code not tracked yet (outlined by its finder
+    /// patterns, or seen as a blob of texture) delayed new codes by 1–2 frames on seeds 7, 11 and
+    /// 13; 1D places cost a third as much and tracked ones were read on 15 % of such calls.
     func rests(_ region: LocatedRegion, every: Int) -> Bool {
-        guard every > 0, region.kind == .matrix else { return false }
+        guard every > 0, region.kind == .matrix, region.expected else { return false }
         let n = misses(at: region)
-        let blob = !region.verified && !region.outlinedByFinderPatterns && !region.expected
-        return n >= (blob ? Self.blobRestAfter : Self.restAfter) && n % every != 0
+        return n >= Self.restAfter && n % every != 0
     }
 
-    /// Calls in a row a 2D place goes unread before it rests (`rests`): 0.2 s at 30 fps.
+    /// Calls in a row a tracked QR code's place goes unread before it rests (`rests`): 0.2 s at 30 fps.
     static let restAfter = 6
-    /// `restAfter` for a blob of texture.
-    static let blobRestAfter = 2
 
     /// The call's decoded `regions` and whether each was read: the places unread now count one
     /// more miss, read ones none. With `forgettingOthers` (a call that located the whole frame)

@@ -17,19 +17,10 @@ final class RegionDecoder {
     static let rowsPerGroup = 4
 
     private let linearScanner: ZBarScanner
-    /// The frame-aligned 2D passes scan every other row and column (`alignedDensity`).
     private let matrixScanner: ZBarScanner
     /// 2D decoders only, for regions where a 2D code is expected (1D decoders there cost a third of
     /// the scan and read nothing a QR track needs).
     private let expectedMatrixScanner: ZBarScanner
-    /// 2D decoders only, every line: a QR code turned upright by its grid, at 3 px per module.
-    private let uprightScanner: ZBarScanner
-
-    /// zbar scan-line spacing of the frame-aligned 2D passes, pixels. A region there is at its own
-    /// scale or more (a finder pattern spans 7 modules: 5 or more lines at 2): on camera seeds 3,
-    /// 11, 13 and 17 the same coverage as every line, and 7–8 % less CPU time on seeds 13 and 17
-    /// from the blobs of texture alone; the corpus reads the same.
-    static let alignedDensity = 2
     private var work = LumaPlane(width: 1, height: 1)
     private var pass = LumaPlane(width: 1, height: 1)
     /// One strip row's sums, reused.
@@ -39,10 +30,9 @@ final class RegionDecoder {
         let linear = symbologies.filter { !$0.isTwoDimensional }
         // Fresh scanners: a region starts without EAN/UPC halves kept from other regions.
         linearScanner = try ZBarScanner(symbologies: linear.isEmpty ? symbologies : linear, fresh: true, columns: false)
-        matrixScanner = try ZBarScanner(symbologies: symbologies, density: Self.alignedDensity, fresh: true)
+        matrixScanner = try ZBarScanner(symbologies: symbologies, fresh: true)
         let matrix = symbologies.filter(\.isTwoDimensional)
-        expectedMatrixScanner = try ZBarScanner(symbologies: matrix.isEmpty ? symbologies : matrix, density: Self.alignedDensity, fresh: true)
-        uprightScanner = try ZBarScanner(symbologies: matrix.isEmpty ? symbologies : matrix, fresh: true)
+        expectedMatrixScanner = try ZBarScanner(symbologies: matrix.isEmpty ? symbologies : matrix, fresh: true)
         hasLinear = !linear.isEmpty
     }
 
@@ -368,7 +358,7 @@ final class RegionDecoder {
                 work.stretchContrast(maxSpan: 256)
             },
             read: { image, _ in
-                self.uprightScanner.scan(image).compactMap { s -> Detection? in
+                self.expectedMatrixScanner.scan(image).compactMap { s -> Detection? in
                     // This code, not a neighbour reaching into its quiet zone, turned as the grid says: zbar's
                     // corners (top-left, bottom-left, bottom-right, top-right) on the grid's, within two modules.
                     guard s.isTwoDimensional, !s.payload.isEmpty, s.points.count == 4,

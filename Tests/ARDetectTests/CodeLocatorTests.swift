@@ -142,13 +142,13 @@ final class CodeLocatorTests: XCTestCase {
         XCTAssertEqual(try readOn(every: 0), [3, 4, 5, 6, 7])
     }
 
-    /// `retryPassesEvery` (video): a QR code's place no pass read on 6 calls in a row rests: it is
-    /// decoded on one such call in that many only, so a code readable there from call 8 on is read
-    /// on call 10 (its 9th miss), and on every call once read.
-    func testA2DPlaceMissedSixTimesIsDecodedOnlyOnItsTurn() throws {
+    /// `retryPassesEvery` (video): a tracked QR code's place no pass read on 6 calls in a row
+    /// rests: it is decoded on one such call in that many only, so a code readable there from call
+    /// 8 on is read on call 10 (its 9th miss), and on every call once read.
+    func testATrackedQRCodesPlaceMissedSixTimesIsDecodedOnlyOnItsTurn() throws {
         let good = try CodeMatrix.qr(text: "RESTING PLACE, ITS DATA SCRAMBLED")
         let n = good.width
-        // Its data scrambled past repair, finder and timing patterns intact: located, never read.
+        // Its data scrambled past repair, finder and timing patterns intact: never read.
         let scrambled = try CodeMatrix(width: n, height: n, modules: (0..<(n * n)).map { i in
             let x = i % n, y = i / n
             return (9..<(n - 9)).contains(x) && (9..<(n - 9)).contains(y) ? (x * 7 + y * 3) % 5 < 2 : good.isDark(x: x, y: y)
@@ -159,15 +159,28 @@ final class CodeLocatorTests: XCTestCase {
             return scene
         }
         let unreadable = try scene(scrambled), readable = try scene(good)
+        // Decoded where a track expects a QR code (`BarcodeDetector.detect(_:in:kinds:)`).
+        func tracked(_ scene: DetectScene, _ detector: BarcodeDetector) -> [String] {
+            scene.image.pixels.withUnsafeBytes {
+                detector.detect(LumaImage(base: $0.baseAddress!, width: 300, height: 300, stride: 300),
+                                in: [readable.truth[0]], kinds: [.matrix]).map(\.text)
+            }
+        }
         func readOn(every: Int) throws -> [Int] {
             var options = DetectorOptions(locate: .regions)
             options.retryPassesEvery = every
             let detector = try BarcodeDetector(options: options)
-            for _ in 1...7 { XCTAssertEqual(unreadable.detect(detector).count, 0) }
-            return (8...11).filter { _ in readable.detect(detector).map(\.text) == ["RESTING PLACE, ITS DATA SCRAMBLED"] }
+            for _ in 1...7 { XCTAssertEqual(tracked(unreadable, detector), []) }
+            return (8...11).filter { _ in tracked(readable, detector) == ["RESTING PLACE, ITS DATA SCRAMBLED"] }
         }
         XCTAssertEqual(try readOn(every: 3), [10, 11], "resting on calls 8 and 9 (misses 7 and 8)")
         XCTAssertEqual(try readOn(every: 0), [8, 9, 10, 11])
+        // Not tracked (located on the whole frame): a new code there is read at once.
+        var options = DetectorOptions(locate: .regions)
+        options.retryPassesEvery = 3
+        let detector = try BarcodeDetector(options: options)
+        for _ in 1...7 { XCTAssertEqual(unreadable.detect(detector).count, 0) }
+        XCTAssertEqual(readable.detect(detector).map(\.text), ["RESTING PLACE, ITS DATA SCRAMBLED"])
     }
 
     /// A tracked code (skipped) inside a textured blob is not searched again: its cells join no
