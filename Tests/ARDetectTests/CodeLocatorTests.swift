@@ -147,12 +147,7 @@ final class CodeLocatorTests: XCTestCase {
     /// 8 on is read on call 10 (its 9th miss), and on every call once read.
     func testATrackedQRCodesPlaceMissedSixTimesIsDecodedOnlyOnItsTurn() throws {
         let good = try CodeMatrix.qr(text: "RESTING PLACE, ITS DATA SCRAMBLED")
-        let n = good.width
-        // Its data scrambled past repair, finder and timing patterns intact: never read.
-        let scrambled = try CodeMatrix(width: n, height: n, modules: (0..<(n * n)).map { i in
-            let x = i % n, y = i / n
-            return (9..<(n - 9)).contains(x) && (9..<(n - 9)).contains(y) ? (x * 7 + y * 3) % 5 < 2 : good.isDark(x: x, y: y)
-        }, quietZoneModules: good.quietZoneModules, symbology: good.symbology)
+        let scrambled = try good.scrambledQRData()
         func scene(_ matrix: CodeMatrix) throws -> DetectScene {
             var scene = try DetectScene(width: 300, height: 300)
             try scene.add(matrix, x: 150, y: 150, module: 4, rotation: 10)

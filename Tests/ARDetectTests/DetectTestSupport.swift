@@ -3,6 +3,18 @@ import ARCore
 import ARDetect
 import XCTest
 
+extension CodeMatrix {
+    /// This QR code with its data modules (those 9 or more from each edge) scrambled past repair,
+    /// its finder and timing patterns intact: located and measured, never read.
+    func scrambledQRData() throws -> CodeMatrix {
+        let n = width
+        return try CodeMatrix(width: n, height: n, modules: (0..<(n * n)).map { i in
+            let x = i % n, y = i / n
+            return (9..<(n - 9)).contains(x) && (9..<(n - 9)).contains(y) ? (x * 7 + y * 3) % 5 < 2 : isDark(x: x, y: y)
+        }, quietZoneModules: quietZoneModules, symbology: symbology)
+    }
+}
+
 /// A grey frame with codes drawn at exactly known places.
 struct DetectScene {
     var image: LumaPlane

@@ -113,12 +113,7 @@ final class InvertedPassTests: XCTestCase {
         // Dark on light with its finder patterns: read upright, first pass.
         XCTAssertEqual(try decode(plain, kind: .matrix, invert: true).passes, 1)
         // Its data modules scrambled past repair, finder patterns intact: every pass but the inverted one.
-        let n = qr.width
-        let scrambled = try CodeMatrix(width: n, height: n, modules: (0..<(n * n)).map { i in
-            let x = i % n, y = i / n
-            return (9..<(n - 9)).contains(x) && (9..<(n - 9)).contains(y) ? (x * 7 + y * 3) % 5 < 2 : qr.isDark(x: x, y: y)
-        }, quietZoneModules: qr.quietZoneModules, symbology: qr.symbology)
-        let unread = try scene(scrambled, inverted: false, module: 4)
+        let unread = try scene(qr.scrambledQRData(), inverted: false, module: 4)
         let withInvert = try decode(unread, kind: .matrix, invert: true), without = try decode(unread, kind: .matrix, invert: false)
         XCTAssertEqual(withInvert.texts, [])
         XCTAssertEqual(withInvert.passes, without.passes)
@@ -127,13 +122,7 @@ final class InvertedPassTests: XCTestCase {
     /// A QR code whose upright read fails gets no frame-aligned passes when it gets the first
     /// pass only (a place missed on the calls before, `retryPassesEvery`); with every pass it does.
     func testAnUnreadQRCodeOnTheFirstPassOnlyGetsItsUprightReadAlone() throws {
-        let qr = try CodeMatrix.qr(text: "UPRIGHT ONLY, ITS DATA SCRAMBLED")
-        let n = qr.width
-        let scrambled = try CodeMatrix(width: n, height: n, modules: (0..<(n * n)).map { i in
-            let x = i % n, y = i / n
-            return (9..<(n - 9)).contains(x) && (9..<(n - 9)).contains(y) ? (x * 7 + y * 3) % 5 < 2 : qr.isDark(x: x, y: y)
-        }, quietZoneModules: qr.quietZoneModules, symbology: qr.symbology)
-        let unread = try scene(scrambled, inverted: false, module: 4)
+        let unread = try scene(CodeMatrix.qr(text: "UPRIGHT ONLY, ITS DATA SCRAMBLED").scrambledQRData(), inverted: false, module: 4)
         func passes(_ options: DetectorOptions) throws -> Int {
             let decoder = try RegionDecoder(symbologies: Symbology.allByDefault)
             let found = unread.image.pixels.withUnsafeBytes { raw in
