@@ -36,7 +36,7 @@ struct MissLedger {
     /// places were read on 2–4 % of those calls (a tracked QR code blurred past reading), at 2–3 ms
     /// a decode. Other places never rest: resting a QR code not tracked yet (outlined by its finder
     /// patterns, or seen as a blob of texture) delayed new codes by 1–2 frames on seeds 7, 11 and
-    /// 13; 1D places cost a third as much and tracked ones were read on 15 % of such calls.
+    /// 13; 1D places cost a third as much and tracked ones were read on 15–18 % of such calls.
     func rests(_ region: LocatedRegion, every: Int) -> Bool {
         guard every > 0, region.kind == .matrix, region.expected else { return false }
         let n = misses(at: region)
