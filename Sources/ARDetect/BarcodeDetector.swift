@@ -253,8 +253,7 @@ public final class BarcodeDetector {
         let all = groups.flatMap { $0 }
         let every = options.retryPassesEvery
         // Places that rest on this call are not decoded: unread, their misses count on.
-        let resting = all.map { misses.rests($0, every: every) }
-        let awake = all.indices.filter { !resting[$0] }
+        let awake = all.indices.filter { !misses.rests(all[$0], every: every) }
         var decoded = [[Detection]](repeating: [], count: all.count)
         for (i, codes) in zip(awake, decode(awake.map { all[$0] }, in: luma, firstPassOnly: awake.map { !misses.allPasses(all[$0], every: every) })) {
             decoded[i] = codes

@@ -258,11 +258,13 @@ final class RegionDecoder {
                             let inside = whole ? 0..<width : Self.columnsInside(luma, x: x, y: y, dx: dx, dy: dy, count: width)
                             luma.addLineInside(x: x + dx * Double(inside.lowerBound), y: y + dy * Double(inside.lowerBound), dx: dx, dy: dy,
                                                count: inside.count, into: sums.baseAddress! + inside.lowerBound)
-                            for k in 0..<width where !inside.contains(k) {
+                            func outside(_ k: Int) {
                                 let sx = x + dx * Double(k), sy = y + dy * Double(k)
                                 // Past the frame's edge: white, the quiet zone zbar needs.
                                 sums[k] += sx < 0 || sy < 0 || sx > fw || sy > fh ? 255 : luma.sample(sx, sy)
                             }
+                            for k in 0..<inside.lowerBound { outside(k) }
+                            for k in inside.upperBound..<width { outside(k) }
                         }
                     }
                     for x in 0..<width { dst[r * width + x] = UInt8(min(255, max(0, sums[x] * weight + 0.5))) }
