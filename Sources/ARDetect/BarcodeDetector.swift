@@ -255,7 +255,9 @@ public final class BarcodeDetector {
         // Places that rest on this call are not decoded: unread, their misses count on.
         let awake = all.indices.filter { !misses.rests(all[$0], every: every) }
         var decoded = [[Detection]](repeating: [], count: all.count)
-        for (i, codes) in zip(awake, decode(awake.map { all[$0] }, in: luma, firstPassOnly: awake.map { !misses.allPasses(all[$0], every: every) })) {
+        let awakeRegions = awake.map { all[$0] }
+        for (i, codes) in zip(awake, decode(awakeRegions, in: luma, firstPassOnly: awakeRegions.map { !misses.allPasses($0, every: every) },
+                                            linearInBlob: awakeRegions.map { misses.blobScansLinear($0, every: every) })) {
             decoded[i] = codes
         }
         if every > 0 { misses.record(all, read: decoded.map { !$0.isEmpty }, forgettingOthers: wholeFrame) }
@@ -369,15 +371,17 @@ public final class BarcodeDetector {
     private var misses = MissLedger()
 
     /// Each of `regions` decoded on the pool; results in region order. Where `firstPassOnly[i]`,
-    /// region `i` gets the first pass only.
+    /// region `i` gets the first pass only; where `linearInBlob[i]` is false, a blob of texture is
+    /// scanned for 2D codes only (`RegionDecoder.decode`).
     private func decode(_ regions: [LocatedRegion], in luma: LumaImage, options: DetectorOptions? = nil,
-                        firstPassOnly: [Bool] = []) -> [[Detection]] {
+                        firstPassOnly: [Bool] = [], linearInBlob: [Bool] = []) -> [[Detection]] {
         var results = [[Detection]](repeating: [], count: regions.count)
         let options = options ?? self.options, decoders = decoders, first = options.firstPassOnly
         results.withUnsafeMutableBufferPointer { out in
             let out = out  // each index is written by one worker only
             pool.run(count: regions.count, costliestFirst: { RegionDecoder.cost(regions[$0]) }) { worker, i in
-                out[i] = decoders[worker].decode(regions[i], in: luma, options: i < firstPassOnly.count && firstPassOnly[i] ? first : options)
+                out[i] = decoders[worker].decode(regions[i], in: luma, options: i < firstPassOnly.count && firstPassOnly[i] ? first : options,
+                                                 linearInBlob: i >= linearInBlob.count || linearInBlob[i])
             }
         }
         return results

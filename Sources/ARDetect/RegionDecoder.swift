@@ -19,7 +19,7 @@ final class RegionDecoder {
     private let linearScanner: ZBarScanner
     private let matrixScanner: ZBarScanner
     /// 2D decoders only, for regions where a 2D code is expected (1D decoders there cost a third of
-    /// the scan and read nothing a QR track needs).
+    /// the scan and read nothing a QR track needs), and for blobs of texture left unread before.
     private let expectedMatrixScanner: ZBarScanner
     private var work = LumaPlane(width: 1, height: 1)
     private var pass = LumaPlane(width: 1, height: 1)
@@ -42,10 +42,12 @@ final class RegionDecoder {
     private(set) var passes = 0
 
     /// The codes read in `region` of `luma` (frame pixels), best pass first; empty when no pass reads.
-    func decode(_ region: LocatedRegion, in luma: LumaImage, options: DetectorOptions) -> [Detection] {
+    /// `linearInBlob`: whether a blob of texture (a 2D region outlined neither by finder patterns
+    /// nor by a track) is scanned for 1D codes as well as 2D ones (`MissLedger.blobScansLinear`).
+    func decode(_ region: LocatedRegion, in luma: LumaImage, options: DetectorOptions, linearInBlob: Bool = true) -> [Detection] {
         switch region.kind {
         case .linear where hasLinear: return decodeLinear(region, in: luma, options: options)
-        default: return decodeMatrix(region, in: luma, options: options)
+        default: return decodeMatrix(region, in: luma, options: options, linearInBlob: linearInBlob)
         }
     }
 
@@ -276,7 +278,7 @@ final class RegionDecoder {
 
     // MARK: - 2D
 
-    private func decodeMatrix(_ region: LocatedRegion, in luma: LumaImage, options: DetectorOptions) -> [Detection] {
+    private func decodeMatrix(_ region: LocatedRegion, in luma: LumaImage, options: DetectorOptions, linearInBlob: Bool) -> [Detection] {
         // A code in perspective found on the frame itself comes with its grid; others with their finder patterns.
         if let grid = region.grid ?? QRGrid.measure(region.finders, in: luma) {
             let upright = decodeUpright(grid, region, in: luma, options: options)
@@ -329,8 +331,10 @@ final class RegionDecoder {
                 work.stretchContrast(maxSpan: 256)
             },
             read: { image, scale in
-                // A QR code's own outline (its three finder patterns, or its track) holds no 1D code.
-                let scanner = region.expected || region.outlinedByFinderPatterns ? self.expectedMatrixScanner : self.matrixScanner
+                // A QR code's own outline (its three finder patterns, or its track) holds no 1D code; a
+                // blob of texture may, when first seen at its place.
+                let scanner = region.expected || region.outlinedByFinderPatterns || !linearInBlob
+                    ? self.expectedMatrixScanner : self.matrixScanner
                 return scanner.scan(image).compactMap { $0.detection(in: image, map: map(scale)) }
             })
     }

@@ -136,6 +136,23 @@ final class InvertedPassTests: XCTestCase {
         XCTAssertGreaterThan(try passes(DetectorOptions()), 1)
     }
 
+    /// A blob of texture (a 2D region outlined neither by finder patterns nor by a track) is scanned
+    /// for 1D codes only when the detector says so (`MissLedger.blobScansLinear`).
+    func testABlobIsScannedFor1DCodesOnlyWhenAsked() throws {
+        var scene = try DetectScene(width: 400, height: 300)
+        try scene.add(CodeMatrix.ean13("4006381333931"), x: 200, y: 150, module: 2, barHeight: 60)
+        let blob = LocatedRegion(kind: .matrix, quad: scene.truth[0].grown(by: 1.3), axisDegrees: 0, moduleSize: 2, score: 1, verified: false)
+        func texts(linearInBlob: Bool) throws -> [String] {
+            let decoder = try RegionDecoder(symbologies: Symbology.allByDefault)
+            return scene.image.pixels.withUnsafeBytes { raw in
+                let luma = LumaImage(base: raw.baseAddress!, width: scene.image.width, height: scene.image.height, stride: scene.image.width)
+                return decoder.decode(blob, in: luma, options: DetectorOptions(), linearInBlob: linearInBlob).map(\.text)
+            }
+        }
+        XCTAssertEqual(try texts(linearInBlob: true), ["4006381333931"])
+        XCTAssertEqual(try texts(linearInBlob: false), [])
+    }
+
     func testTheMarginOfAPassImageIsDarkerOnlyAroundALightOnDarkCode() {
         var strip = LumaPlane(width: 100, height: 16)
         // Dark ends (quiet zone), bars alternating between.

@@ -46,6 +46,29 @@ final class MissLedgerTests: XCTestCase {
         }
     }
 
+    /// A blob's place is scanned for 1D codes until a call leaves it unread, and again once a
+    /// call reads it; QR codes outlined by finder patterns or tracked, and 1D places, are not blobs.
+    func testABlobsPlaceIsScannedFor1DCodesUntilItIsMissed() {
+        var ledger = MissLedger()
+        let blob = region(200, 150, kind: .matrix)
+        var seen: [Bool] = []
+        for read in [false, false, true, false] {
+            seen.append(ledger.blobScansLinear(blob, every: 3))
+            ledger.record([blob], read: [read])
+        }
+        XCTAssertEqual(seen, [true, false, false, true])
+        XCTAssertTrue(ledger.blobScansLinear(region(320, 150, kind: .matrix), every: 3), "another place")
+        XCTAssertTrue(ledger.blobScansLinear(blob, every: 0), "0: every call")
+        var finders = blob, tracked = blob
+        finders.outlinedByFinderPatterns = true
+        tracked.expected = true
+        ledger.record([blob, finders, tracked], read: [false, false, false])
+        XCTAssertFalse(ledger.blobScansLinear(blob, every: 3))
+        // Read with 2D decoders only: the flag does not apply (RegionDecoder).
+        XCTAssertTrue(ledger.blobScansLinear(finders, every: 3))
+        XCTAssertTrue(ledger.blobScansLinear(tracked, every: 3))
+    }
+
     func testAReadingAnotherPlaceOrACallWithoutItStartsAgain() {
         var ledger = MissLedger()
         let r = region(200, 150)
