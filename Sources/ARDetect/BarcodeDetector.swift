@@ -102,10 +102,9 @@ public final class BarcodeDetector {
         switch options.locate {
         case .full: return (DetectorResult(codes: fullScan(luma), located: []), detect(luma, in: regions, kinds: kinds))
         case .regions:
-            return locateAndDecode(luma, skipping: skipping, expected: measured(regions, kinds: kinds, in: luma), halvings: halvings)
+            return locateAndDecode(luma, skipping: skipping, expecting: regions, kinds: kinds, halvings: halvings)
         case .auto:
-            var (result, expected) = locateAndDecode(luma, skipping: skipping, expected: measured(regions, kinds: kinds, in: luma),
-                                                     halvings: halvings)
+            var (result, expected) = locateAndDecode(luma, skipping: skipping, expecting: regions, kinds: kinds, halvings: halvings)
             framesSinceWholeFrame += 1
             // Worth a whole-frame scan: a verified region left unread, a 1D reading on one line only, or nothing read.
             let unconfirmed = result.codes.contains { !Detection.isSelfChecking(symbology: $0.symbology) && $0.quality < 2 }
@@ -179,10 +178,12 @@ public final class BarcodeDetector {
     /// Calls of `locateAndDecode` so far.
     private var calls: UInt64 = 0
 
-    /// The located regions of `luma` decoded, and `expected` ones (measured tracked codes) in the
-    /// same batches; the codes read in `expected` come back apart.
-    private func locateAndDecode(_ luma: LumaImage, skipping: [Quad], expected: [LocatedRegion], halvings: [LumaPlane] = [])
-        -> (result: DetectorResult, expected: [Detection]) {
+    /// The located regions of `luma` decoded, and the tracked codes expected at `expecting` (of
+    /// `kinds`), measured and decoded in the background meanwhile (`startExpected`); the codes read
+    /// there come back apart.
+    private func locateAndDecode(_ luma: LumaImage, skipping: [Quad], expecting: [Quad], kinds: [LocatedRegion.Kind],
+                                 halvings: [LumaPlane] = []) -> (result: DetectorResult, expected: [Detection]) {
+        let finishExpected = startExpected(expecting, kinds: kinds, in: luma)
         var unverified = options.maxRegions
         calls += 1
         quiet.removeAll { $0.until <= calls }
@@ -207,7 +208,9 @@ public final class BarcodeDetector {
             unverified -= 1
             return true
         }
-        let both = decodeRefined(groups: [regions, expected], in: luma, wholeFrame: true)
+        let locatedDecodes = firstDecodes(regions, in: luma)
+        let (expected, expectedDecoded) = finishExpected()
+        let both = refined(groups: [regions, expected], decoded: locatedDecodes + expectedDecoded, in: luma, wholeFrame: true)
         let results = both[0]
         var expectedCodes: [Detection] = []
         for codes in both[1] { merge(codes, into: &expectedCodes) }
@@ -250,16 +253,67 @@ public final class BarcodeDetector {
     /// `wholeFrame`: the groups hold every region located on the frame (places not among them are
     /// forgotten by the miss ledger; else only the groups' places are updated).
     private func decodeRefined(groups: [[LocatedRegion]], in luma: LumaImage, wholeFrame: Bool = false) -> [[[Detection]]] {
-        let all = groups.flatMap { $0 }
+        refined(groups: groups, decoded: firstDecodes(groups.flatMap { $0 }, in: luma), in: luma, wholeFrame: wholeFrame)
+    }
+
+    /// The first decode of each of `regions`, in order, one batch on the pool: nothing where its
+    /// place rests, the first pass only or no 1D decoders in a blob where the miss ledger says so.
+    private func firstDecodes(_ regions: [LocatedRegion], in luma: LumaImage) -> [[Detection]] {
         let every = options.retryPassesEvery
         // Places that rest on this call are not decoded: unread, their misses count on.
-        let awake = all.indices.filter { !misses.rests(all[$0], every: every) }
-        var decoded = [[Detection]](repeating: [], count: all.count)
-        let awakeRegions = awake.map { all[$0] }
+        let awake = regions.indices.filter { !misses.rests(regions[$0], every: every) }
+        var decoded = [[Detection]](repeating: [], count: regions.count)
+        let awakeRegions = awake.map { regions[$0] }
         for (i, codes) in zip(awake, decode(awakeRegions, in: luma, firstPassOnly: awakeRegions.map { !misses.allPasses($0, every: every) },
                                             linearInBlob: awakeRegions.map { misses.blobScansLinear($0, every: every) })) {
             decoded[i] = codes
         }
+        return decoded
+    }
+
+    /// Tracked codes' regions at `quads` (of `kinds`) measured (`measured`) and given their first
+    /// decode (`firstDecodes`) in the background on the pool (`DecodePool.startBackground`): the
+    /// other threads take them while the caller locates the frame alone or waits on a batch's last
+    /// call. The returned function, to be called once before this detector's next call, waits for
+    /// them and returns the measured regions (those of a kind no enabled symbology has left out)
+    /// and their decodes, the same as `measured` then `firstDecodes`.
+    private func startExpected(_ quads: [Quad], kinds: [LocatedRegion.Kind], in luma: LumaImage)
+        -> () -> (regions: [LocatedRegion], decoded: [[Detection]]) {
+        let n = quads.count
+        let regions = UnsafeMutableBufferPointer<LocatedRegion?>.allocate(capacity: n)
+        regions.initialize(repeating: nil)
+        let decoded = UnsafeMutableBufferPointer<[Detection]>.allocate(capacity: n)
+        decoded.initialize(repeating: [])
+        // The ledger as it stands before this call's decodes are recorded, as `firstDecodes` sees it.
+        let ledger = misses, every = options.retryPassesEvery, options = options, locator = locator, decoders = decoders
+        let hasLinear = hasLinear, hasMatrix = hasMatrix
+        pool.startBackground(count: n) { worker, i in  // each call writes its own index only
+            let kind = kinds[i]
+            if kind == .linear && !hasLinear || kind == .matrix && !hasMatrix { return }
+            let r = locator.region(around: quads[i], kind: kind, in: luma)
+            regions[i] = r
+            guard !ledger.rests(r, every: every) else { return }
+            decoded[i] = decoders[worker].decode(r, in: luma, options: ledger.allPasses(r, every: every) ? options : options.firstPassOnly,
+                                                 linearInBlob: ledger.blobScansLinear(r, every: every))
+        }
+        return { [pool] in
+            pool.finishBackground()
+            defer {
+                regions.deinitialize()
+                regions.deallocate()
+                decoded.deinitialize()
+                decoded.deallocate()
+            }
+            let kept = (0..<n).filter { regions[$0] != nil }
+            return (kept.map { regions[$0]! }, kept.map { decoded[$0] })
+        }
+    }
+
+    /// `groups`' regions (flattened) with their first decodes `decoded` recorded in the miss
+    /// ledger and refined as `decodeRefined` says, each group's results apart.
+    private func refined(groups: [[LocatedRegion]], decoded: [[Detection]], in luma: LumaImage, wholeFrame: Bool) -> [[[Detection]]] {
+        let all = groups.flatMap { $0 }
+        let every = options.retryPassesEvery
         if every > 0 { misses.record(all, read: decoded.map { !$0.isEmpty }, forgettingOthers: wholeFrame) }
         var results = Self.split(decoded, counts: groups.map(\.count))
         // A tall region no pass read: a code's bars may have joined other texture beside them

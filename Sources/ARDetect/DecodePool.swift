@@ -8,20 +8,46 @@ import Synchronization
 /// only (each worker's decoder keeps scratch buffers, nothing that changes what it reads). Each
 /// batch runs at the caller's nice value (Linux: per thread), so decodes started from a
 /// low-priority thread stay below the streaming thread.
-final class DecodePool: @unchecked Sendable {  // Mutable state is only touched under `condition`; `next` is atomic.
+///
+/// Background work (`startBackground`, `finishBackground`) is taken by the other workers whenever
+/// no batch needs them: while the caller works alone between batches, and in a batch's tail.
+final class DecodePool: @unchecked Sendable {  // Mutable state is only touched under `condition`; batches count atomically.
     /// Workers, the calling thread included (≥ 1).
     let workers: Int
 
+    /// One batch's calls: handed out and counted atomically, so a worker holding an old batch
+    /// can take nothing from a newer one.
+    private final class Batch: @unchecked Sendable {  // Immutable but for its atomics; each call of `body` writes only its own index.
+        let body: (Int, Int) -> Void
+        let count: Int
+        /// The caller's nice value, which the workers take on for this batch's calls.
+        let niceness: Int32
+        /// The next index not yet taken.
+        let next = Atomic<Int>(0)
+        /// Calls that have returned.
+        let done = Atomic<Int>(0)
+
+        init(count: Int, niceness: Int32, body: @escaping (Int, Int) -> Void) {
+            (self.count, self.niceness, self.body) = (count, niceness, body)
+        }
+
+        var hasWork: Bool { next.load(ordering: .relaxed) < count }
+
+        /// Takes the next index and calls the body with it as `worker`: whether there was one, and
+        /// whether this call was the batch's last to return.
+        func callNext(worker: Int) -> (called: Bool, completed: Bool) {
+            let i = next.add(1, ordering: .relaxed).oldValue
+            guard i < count else { return (false, false) }
+            body(worker, i)
+            return (true, done.add(1, ordering: .acquiringAndReleasing).newValue == count)
+        }
+    }
+
     private let condition = NSCondition()
-    private var body: ((Int, Int) -> Void)?
-    private var count = 0
-    private var niceness: Int32 = 0
-    private var generation = 0
-    private var pending = 0
+    private var batch: Batch?
+    private var background: Batch?
     private var stopping = false
     private var running = 0
-    /// The next index of the batch in progress not yet taken by a worker.
-    private let next = Atomic<Int>(0)
 
     /// Whether the threads were started (on the first batch that needs them).
     private var started = false
@@ -62,33 +88,61 @@ final class DecodePool: @unchecked Sendable {  // Mutable state is only touched 
             for i in 0..<count { body(0, i) }
             return
         }
+        let b = publish(count: count, body, as: \.batch)
+        while b.callNext(worker: 0).called {}
+        wait(for: b)
+        condition.lock()
+        batch = nil
+        condition.unlock()
+    }
+
+    /// Hands `body(worker, index)` for every index in `0..<count` to the other workers, to call
+    /// when no batch needs them, and returns at once; `finishBackground` waits for the calls. At
+    /// most one background job at a time; the caller must not touch what the calls write before then.
+    func startBackground(count: Int, _ body: @escaping (_ worker: Int, _ index: Int) -> Void) {
+        precondition(background == nil, "one background job at a time")
+        guard workers > 1, count > 0 else {
+            // Without other workers: called now, in index order.
+            for i in 0..<count { body(0, i) }
+            return
+        }
+        _ = publish(count: count, body, as: \.background)
+    }
+
+    /// Calls the background job's calls no worker has taken yet on this thread, then waits for
+    /// those under way; returns at once when there is no background job.
+    func finishBackground() {
+        condition.lock()
+        let b = background
+        condition.unlock()
+        guard let b else { return }
+        while b.callNext(worker: 0).called {}
+        wait(for: b)
+        condition.lock()
+        background = nil
+        condition.unlock()
+    }
+
+    /// Makes a batch of `body` the pool's `slot` and wakes the workers.
+    private func publish(count: Int, _ body: @escaping (Int, Int) -> Void,
+                         as slot: ReferenceWritableKeyPath<DecodePool, Batch?>) -> Batch {
+        let b = Batch(count: count, niceness: getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0), body: body)
         condition.lock()
         if !started { startThreads() }
-        self.body = body
-        self.count = count
-        niceness = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
-        generation += 1
-        pending = workers - 1
-        next.store(0, ordering: .relaxed)
+        self[keyPath: slot] = b
         condition.broadcast()
         condition.unlock()
-        drain(worker: 0, count: count, body)
+        return b
+    }
+
+    /// Returns when every call of `b` has returned.
+    private func wait(for b: Batch) {
         condition.lock()
-        while pending > 0 { condition.wait() }
-        self.body = nil
+        while b.done.load(ordering: .acquiring) < b.count { condition.wait() }
         condition.unlock()
     }
 
-    /// Calls `body(worker, i)` for each index `i` this worker takes, until none is left.
-    private func drain(worker: Int, count: Int, _ body: (Int, Int) -> Void) {
-        while true {
-            let i = next.add(1, ordering: .relaxed).oldValue
-            guard i < count else { return }
-            body(worker, i)
-        }
-    }
-
-    /// Ends the threads (after the batch in progress, if any).
+    /// Ends the threads (after the calls under way, if any).
     func stop() {
         condition.lock()
         stopping = true
@@ -97,24 +151,30 @@ final class DecodePool: @unchecked Sendable {  // Mutable state is only touched 
         condition.unlock()
     }
 
+    /// A worker: the batch's calls first, then the background job's one at a time (a batch
+    /// published meanwhile is taken after the call under way), else sleeps.
     private func loop(worker: Int) {
-        var seen = 0
         var nice: Int32 = 0
         condition.lock()
-        while true {
-            while generation == seen && !stopping { condition.wait() }
-            if stopping { break }
-            seen = generation
-            let body = self.body!, count = self.count
-            if niceness != nice {
-                nice = niceness
+        while !stopping {
+            guard let b = batch?.hasWork == true ? batch : background?.hasWork == true ? background : nil else {
+                condition.wait()
+                continue
+            }
+            let isBatch = b === batch
+            condition.unlock()
+            if b.niceness != nice {
+                nice = b.niceness
                 _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, nice)
             }
-            condition.unlock()
-            drain(worker: worker, count: count, body)
+            var completed = false
+            repeat {
+                let (called, last) = b.callNext(worker: worker)
+                completed = completed || last
+                if !called { break }
+            } while isBatch
             condition.lock()
-            pending -= 1
-            condition.broadcast()
+            if completed { condition.broadcast() }
         }
         running -= 1
         condition.broadcast()

@@ -27,6 +27,44 @@ final class DecodePoolTests: XCTestCase {
         }
     }
 
+    /// Background work is taken by another worker while the caller does something else, and
+    /// `finishBackground` returns once every call has returned, batches run meanwhile included.
+    func testABackgroundJobRunsOnAnotherWorkerBesideTheCallersBatches() {
+        let pool = DecodePool(workers: 3)
+        defer { pool.stop() }
+        let taken = DispatchSemaphore(value: 0)
+        let tally = Tally(40), workers = Tally(3)
+        pool.startBackground(count: 40) { worker, i in
+            workers.called(worker)
+            tally.called(i)
+            if i == 0 { taken.signal() }
+        }
+        // The caller waits outside any batch: only another worker can make the first call
+        // (the timeout only keeps a broken pool from hanging the suite).
+        XCTAssertEqual(taken.wait(timeout: .now() + 30), .success, "no worker took the background job")
+        for count in [17, 2, 5] {
+            let batch = Tally(count)
+            pool.run(count: count) { _, i in batch.called(i) }
+            XCTAssertEqual(batch.values, [Int](repeating: 1, count: count))
+        }
+        pool.finishBackground()
+        XCTAssertEqual(tally.values, [Int](repeating: 1, count: 40))
+        XCTAssertGreaterThan(workers.values[1] + workers.values[2], 0)
+        pool.finishBackground()  // none left: returns at once
+    }
+
+    /// With the caller alone, a background job is done before `startBackground` returns.
+    func testWithOneWorkerABackgroundJobRunsAtOnceInOrder() {
+        let pool = DecodePool(workers: 1)
+        var order: [Int] = []
+        pool.startBackground(count: 4) { worker, i in
+            XCTAssertEqual(worker, 0)
+            order.append(i)
+        }
+        XCTAssertEqual(order, [0, 1, 2, 3])
+        pool.finishBackground()
+    }
+
     func testTheCostliestFirstOrderBreaksTiesByIndex() {
         XCTAssertEqual(DecodePool.costliestFirst([1, 3, 2, 3, 0]), [1, 3, 2, 0, 4])
         XCTAssertEqual(DecodePool.costliestFirst([]), [])
