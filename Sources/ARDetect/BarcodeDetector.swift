@@ -259,16 +259,24 @@ public final class BarcodeDetector {
     /// The first decode of each of `regions`, in order, one batch on the pool: nothing where its
     /// place rests, the first pass only or no 1D decoders in a blob where the miss ledger says so.
     private func firstDecodes(_ regions: [LocatedRegion], in luma: LumaImage) -> [[Detection]] {
-        let every = options.retryPassesEvery
-        // Places that rest on this call are not decoded: unread, their misses count on.
-        let awake = regions.indices.filter { !misses.rests(regions[$0], every: every) }
+        let plans = regions.map { Self.firstPass($0, ledger: misses, options: options) }
+        let awake = regions.indices.filter { plans[$0] != nil }
         var decoded = [[Detection]](repeating: [], count: regions.count)
-        let awakeRegions = awake.map { regions[$0] }
-        for (i, codes) in zip(awake, decode(awakeRegions, in: luma, firstPassOnly: awakeRegions.map { !misses.allPasses($0, every: every) },
-                                            linearInBlob: awakeRegions.map { misses.blobScansLinear($0, every: every) })) {
+        for (i, codes) in zip(awake, decode(awake.map { regions[$0] }, in: luma, firstPassOnly: awake.map { plans[$0]!.firstPassOnly },
+                                            linearInBlob: awake.map { plans[$0]!.linearInBlob })) {
             decoded[i] = codes
         }
         return decoded
+    }
+
+    /// How `region` is first decoded on this call by the miss `ledger`: nil where its place rests
+    /// (not decoded: unread, its misses count on), else whether it gets the first pass only and
+    /// whether a blob of texture there is scanned for 1D codes too.
+    private static func firstPass(_ region: LocatedRegion, ledger: MissLedger, options: DetectorOptions)
+        -> (firstPassOnly: Bool, linearInBlob: Bool)? {
+        let every = options.retryPassesEvery
+        guard !ledger.rests(region, every: every) else { return nil }
+        return (!ledger.allPasses(region, every: every), ledger.blobScansLinear(region, every: every))
     }
 
     /// Tracked codes' regions at `quads` (of `kinds`) measured (`measured`) and given their first
@@ -285,16 +293,13 @@ public final class BarcodeDetector {
         let decoded = UnsafeMutableBufferPointer<[Detection]>.allocate(capacity: n)
         decoded.initialize(repeating: [])
         // The ledger as it stands before this call's decodes are recorded, as `firstDecodes` sees it.
-        let ledger = misses, every = options.retryPassesEvery, options = options, locator = locator, decoders = decoders
-        let hasLinear = hasLinear, hasMatrix = hasMatrix
+        let ledger = misses, options = options, measure = measurer, decoders = decoders
         pool.startBackground(count: n) { worker, i in  // each call writes its own index only
-            let kind = kinds[i]
-            if kind == .linear && !hasLinear || kind == .matrix && !hasMatrix { return }
-            let r = locator.region(around: quads[i], kind: kind, in: luma)
+            guard let r = measure(quads[i], kinds[i], luma) else { return }
             regions[i] = r
-            guard !ledger.rests(r, every: every) else { return }
-            decoded[i] = decoders[worker].decode(r, in: luma, options: ledger.allPasses(r, every: every) ? options : options.firstPassOnly,
-                                                 linearInBlob: ledger.blobScansLinear(r, every: every))
+            guard let plan = Self.firstPass(r, ledger: ledger, options: options) else { return }
+            decoded[i] = decoders[worker].decode(r, in: luma, options: plan.firstPassOnly ? options.firstPassOnly : options,
+                                                 linearInBlob: plan.linearInBlob)
         }
         return { [pool] in
             pool.finishBackground()
@@ -454,16 +459,21 @@ public final class BarcodeDetector {
     /// profiles, finder patterns), in order; those of a kind no enabled symbology has left out.
     private func measured(_ regions: [Quad], kinds: [LocatedRegion.Kind], in luma: LumaImage) -> [LocatedRegion] {
         var measured = [LocatedRegion?](repeating: nil, count: regions.count)
-        let locator = locator, hasLinear = hasLinear, hasMatrix = hasMatrix
+        let measure = measurer
         measured.withUnsafeMutableBufferPointer { out in
             let out = out  // each call writes its own index only
-            pool.run(count: regions.count) { _, i in
-                let kind = kinds[i]
-                if kind == .linear && !hasLinear || kind == .matrix && !hasMatrix { return }
-                out[i] = locator.region(around: regions[i], kind: kind, in: luma)
-            }
+            pool.run(count: regions.count) { _, i in out[i] = measure(regions[i], kinds[i], luma) }
         }
         return measured.compactMap { $0 }
+    }
+
+    /// A tracked code's region at a quad, of a kind, measured in a frame
+    /// (`CodeLocator.region(around:kind:in:)`); nil for a kind no enabled symbology has.
+    private var measurer: (Quad, LocatedRegion.Kind, LumaImage) -> LocatedRegion? {
+        let locator = locator, hasLinear = hasLinear, hasMatrix = hasMatrix
+        return { quad, kind, luma in
+            kind == .linear && !hasLinear || kind == .matrix && !hasMatrix ? nil : locator.region(around: quad, kind: kind, in: luma)
+        }
     }
 
     /// zbar over the whole frame, then the extra passes on the regions it left unread.
