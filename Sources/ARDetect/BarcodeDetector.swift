@@ -90,9 +90,9 @@ public final class BarcodeDetector {
     }
 
     /// `scan(luma, skipping:)` and `detect(luma, in: regions, kinds:)` at once, with the same
-    /// results as the two calls: with `locate=regions` or `auto`, the located regions and the
-    /// expected ones are decoded in the same batches on the pool (its threads wait less for the
-    /// slowest region of a batch). `expected`: the codes read in `regions`.
+    /// results as the two calls: with `locate=regions` or `auto`, the expected regions are measured
+    /// and decoded in the background on the pool while the frame is located (its other threads
+    /// take them whenever no batch needs them). `expected`: the codes read in `regions`.
     /// `halvings`: `luma` halved once, twice, … when the caller has them (`CodeLocator.regions`).
     public func scan(_ luma: LumaImage, skipping: [Quad], expecting regions: [Quad], kinds: [LocatedRegion.Kind],
                      halvings: [LumaPlane] = []) -> (result: DetectorResult, expected: [Detection]) {

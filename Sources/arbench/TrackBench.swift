@@ -220,6 +220,9 @@ struct TrackBench {
             // Sync output and stock readings are the same every run: only the timing is kept from the fastest.
             for _ in 1..<repeats {
                 let again = try pipelineRun(clip, mode: "sync", dir: dir)
+                guard again.records == sync.records else {
+                    throw TrackBenchError(description: "--repeat: the sync runs wrote different JSON Lines; their timing cannot be compared")
+                }
                 if again.milliseconds.reduce(0, +) < sync.milliseconds.reduce(0, +) { sync = again }
                 guard stockRows else { continue }
                 for (k, s) in try stock(clip, truth: truth).enumerated()

@@ -47,7 +47,7 @@ final class MissLedgerTests: XCTestCase {
     }
 
     /// A blob's place is scanned for 1D codes until a call leaves it unread, and again once a
-    /// call reads it; QR codes outlined by finder patterns or tracked, and 1D places, are not blobs.
+    /// call reads it.
     func testABlobsPlaceIsScannedFor1DCodesUntilItIsMissed() {
         var ledger = MissLedger()
         let blob = region(200, 150, kind: .matrix)
@@ -59,14 +59,6 @@ final class MissLedgerTests: XCTestCase {
         XCTAssertEqual(seen, [true, false, false, true])
         XCTAssertTrue(ledger.blobScansLinear(region(320, 150, kind: .matrix), every: 3), "another place")
         XCTAssertTrue(ledger.blobScansLinear(blob, every: 0), "0: every call")
-        var finders = blob, tracked = blob
-        finders.outlinedByFinderPatterns = true
-        tracked.expected = true
-        ledger.record([blob, finders, tracked], read: [false, false, false])
-        XCTAssertFalse(ledger.blobScansLinear(blob, every: 3))
-        // Read with 2D decoders only: the flag does not apply (RegionDecoder).
-        XCTAssertTrue(ledger.blobScansLinear(finders, every: 3))
-        XCTAssertTrue(ledger.blobScansLinear(tracked, every: 3))
     }
 
     func testAReadingAnotherPlaceOrACallWithoutItStartsAgain() {
