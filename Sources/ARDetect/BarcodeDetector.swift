@@ -210,7 +210,14 @@ public final class BarcodeDetector {
         }
         let locatedDecodes = firstDecodes(regions, in: luma)
         let (expected, expectedDecoded) = finishExpected()
-        let both = refined(groups: [regions, expected], decoded: locatedDecodes + expectedDecoded, in: luma, wholeFrame: true)
+        // Verified 1D regions the first decodes left unread: fused beside `refined`'s batches.
+        let unread = options.fuseFrames < 2 ? [] : regions.indices.filter {
+            regions[$0].verified && regions[$0].kind == .linear && locatedDecodes[$0].allSatisfy(\.quad.isDegenerate)
+        }
+        var finishFused: ([Int]) -> [[Detection]] = { _ in [] }
+        let both = refined(groups: [regions, expected], decoded: locatedDecodes + expectedDecoded, in: luma, wholeFrame: true) {
+            finishFused = self.startFused(regions, candidates: unread, in: luma)
+        }
         let results = both[0]
         var expectedCodes: [Detection] = []
         for codes in both[1] { merge(codes, into: &expectedCodes) }
@@ -221,7 +228,7 @@ public final class BarcodeDetector {
             results[$0].isEmpty && regions[$0].verified && regions[$0].kind == .linear
         }
         var read = results
-        for (i, codes) in zip(fuse, fused(fuse.map { regions[$0] }, in: luma)) { read[i] = codes }
+        for (i, codes) in zip(fuse, finishFused(fuse)) { read[i] = codes }
         for (region, codes) in zip(regions, read) {
             if codes.isEmpty {
                 if region.verified { located.append(region) }
@@ -294,7 +301,12 @@ public final class BarcodeDetector {
         decoded.initialize(repeating: [])
         // The ledger as it stands before this call's decodes are recorded, as `firstDecodes` sees it.
         let ledger = misses, options = options, measure = measurer, decoders = decoders
-        pool.startBackground(count: n) { worker, i in  // each call writes its own index only
+        // Costliest first (a tracked QR code's box, a 1D code's strip), so that no long call is the last.
+        let order = DecodePool.costliestFirst((0..<n).map { i in
+            kinds[i] == .matrix ? abs(quads[i].signedArea) : quads[i].topLeft.distance(to: quads[i].topRight) * Double(RegionDecoder.stripRows)
+        })
+        pool.startBackground(count: n) { worker, k in  // each call writes its own index only
+            let i = order[k]
             guard let r = measure(quads[i], kinds[i], luma) else { return }
             regions[i] = r
             guard let plan = Self.firstPass(r, ledger: ledger, options: options) else { return }
@@ -315,11 +327,14 @@ public final class BarcodeDetector {
     }
 
     /// `groups`' regions (flattened) with their first decodes `decoded` recorded in the miss
-    /// ledger and refined as `decodeRefined` says, each group's results apart.
-    private func refined(groups: [[LocatedRegion]], decoded: [[Detection]], in luma: LumaImage, wholeFrame: Bool) -> [[[Detection]]] {
+    /// ledger and refined as `decodeRefined` says, each group's results apart. `recorded` is called
+    /// once the ledger holds this call's misses, before the refining batches (`startFused`).
+    private func refined(groups: [[LocatedRegion]], decoded: [[Detection]], in luma: LumaImage, wholeFrame: Bool,
+                         recorded: () -> Void = {}) -> [[[Detection]]] {
         let all = groups.flatMap { $0 }
         let every = options.retryPassesEvery
         if every > 0 { misses.record(all, read: decoded.map { !$0.isEmpty }, forgettingOthers: wholeFrame) }
+        recorded()
         var results = Self.split(decoded, counts: groups.map(\.count))
         // A tall region no pass read: a code's bars may have joined other texture beside them
         // (its strip lines mostly crossed that texture): its halves across the bars, on their own.
@@ -381,42 +396,62 @@ public final class BarcodeDetector {
     /// Strips of unread 1D regions from earlier calls (`DetectorOptions.fuseFrames`).
     private var fusion = StripFusion()
 
-    /// `regions` (verified 1D regions no pass read on this call) each decoded from its strip fused
-    /// with its strips of earlier calls, in order; empty for a region with nothing to fuse yet or
-    /// that no pass reads. Each region's strip is rendered, fused and decoded on the pool against
-    /// the fusion as it was before this call; the fusion is then updated in region order (the same
-    /// results with any number of threads). A region the miss ledger now gives the first pass only
-    /// (this call's miss counted) gets only that on its fused strip.
-    private func fused(_ regions: [LocatedRegion], in luma: LumaImage) -> [[Detection]] {
-        guard !regions.isEmpty else { return [] }
+    /// The regions at `fuse` (indices into `regions`: verified 1D regions no pass read on this call)
+    /// each decoded from its strip fused with its strips of earlier calls, in order; empty for a
+    /// region with nothing to fuse yet or that no pass reads. Each region's strip is rendered, fused
+    /// and decoded on the pool against the fusion as it was before this call; the fusion is then
+    /// updated in order (the same results with any number of threads). A region the miss ledger now
+    /// gives the first pass only (this call's miss counted) gets only that on its fused strip.
+    ///
+    /// Started here, in the background on the pool (`DecodePool.startBackground`), for the
+    /// `candidates` (indices into `regions`, a superset of `fuse` but for rare regions, which are
+    /// fused when found missing), so that they run beside `refined`'s batches; the returned function,
+    /// called once with `fuse`, waits for them and returns the results. The miss ledger must hold
+    /// this call's misses already.
+    private func startFused(_ regions: [LocatedRegion], candidates: [Int], in luma: LumaImage) -> (_ fuse: [Int]) -> [[Detection]] {
         let fusion = fusion, keep = options.fuseFrames, call = calls, decoders = decoders
-        let scales = regions.map { r in fusion.entry(at: r.quad).map { fusion.entries[$0].scale } ?? RegionDecoder.baseScale(r) }
-        let optionsFor = regions.map { misses.allPasses($0, every: options.retryPassesEvery) ? options : options.firstPassOnly }
-        var strips = [LumaPlane?](repeating: nil, count: regions.count)
-        var results = [[Detection]](repeating: [], count: regions.count)
-        strips.withUnsafeMutableBufferPointer { strips in
-            results.withUnsafeMutableBufferPointer { out in
-                let (strips, out) = (strips, out)  // each index is written by one worker only
-                pool.run(count: regions.count) { worker, i in
-                    guard let (strip, placement) = decoders[worker].renderedStrip(regions[i], in: luma, scale: scales[i]) else { return }
-                    strips[i] = strip
-                    guard let pixels = fusion.fused(strip.pixels, width: strip.width, rows: strip.height, quad: regions[i].quad,
-                                                    scale: scales[i], call: call, keep: keep) else { return }
-                    var image = strip
-                    image.pixels = pixels
-                    out[i] = decoders[worker].decode(strip: image, placement: placement, region: regions[i], in: luma, options: optionsFor[i])
+        let ledger = misses, options = options
+        /// One region's strip (nil when too small), the scale it was rendered at and what its fusion read.
+        typealias Fused = (strip: LumaPlane?, scale: Double, codes: [Detection])
+        let fuseOne: (Int, LocatedRegion) -> Fused = { worker, r in
+            let scale = fusion.entry(at: r.quad).map { fusion.entries[$0].scale } ?? RegionDecoder.baseScale(r)
+            guard let (strip, placement) = decoders[worker].renderedStrip(r, in: luma, scale: scale) else { return (nil, scale, []) }
+            guard let pixels = fusion.fused(strip.pixels, width: strip.width, rows: strip.height, quad: r.quad,
+                                            scale: scale, call: call, keep: keep) else { return (strip, scale, []) }
+            var image = strip
+            image.pixels = pixels
+            let passes = ledger.allPasses(r, every: options.retryPassesEvery) ? options : options.firstPassOnly
+            return (strip, scale, decoders[worker].decode(strip: image, placement: placement, region: r, in: luma, options: passes))
+        }
+        let n = candidates.count
+        let early = UnsafeMutableBufferPointer<Fused?>.allocate(capacity: n)
+        early.initialize(repeating: nil)
+        pool.startBackground(count: n) { worker, k in early[k] = fuseOne(worker, regions[candidates[k]]) }  // each call writes its own index only
+        return { [pool] fuse in
+            pool.finishBackground()
+            defer {
+                early.deinitialize()
+                early.deallocate()
+            }
+            // Where a candidate's is missing (a reading refined away), fused now.
+            var out = fuse.map { i in candidates.firstIndex(of: i).flatMap { early[$0] } }
+            let missing = out.indices.filter { out[$0] == nil }
+            var late = [Fused?](repeating: nil, count: missing.count)
+            late.withUnsafeMutableBufferPointer { late in
+                let late = late  // each call writes its own index only
+                pool.run(count: missing.count) { worker, k in late[k] = fuseOne(worker, regions[fuse[missing[k]]]) }
+            }
+            for (k, f) in zip(missing, late) { out[k] = f }
+            for (i, f) in zip(fuse, out) {
+                guard let f, let strip = f.strip else { continue }
+                if f.codes.isEmpty {
+                    self.fusion.record(strip.pixels, width: strip.width, quad: regions[i].quad, scale: f.scale, call: call, keep: keep)
+                } else {
+                    self.fusion.remove(at: regions[i].quad)
                 }
             }
+            return out.map { $0?.codes ?? [] }
         }
-        for (i, strip) in strips.enumerated() {
-            guard let strip else { continue }
-            if results[i].isEmpty {
-                self.fusion.record(strip.pixels, width: strip.width, quad: regions[i].quad, scale: scales[i], call: call, keep: keep)
-            } else {
-                self.fusion.remove(at: regions[i].quad)
-            }
-        }
-        return results
     }
 
     /// A 1D region at least this tall (across the bars) for its length, that no pass read, is

@@ -83,33 +83,44 @@ struct StripFusion {
         entries.removeAll { $0.quad.contains(quad.center) || quad.contains($0.quad.center) }
     }
 
-    /// Mean of each column over the rows.
-    static func profile(_ pixels: [UInt8], width: Int, rows: Int) -> [Double] {
-        var p = [Double](repeating: 0, count: width)
-        for r in 0..<rows { for x in 0..<width { p[x] += Double(pixels[r * width + x]) } }
-        return p.map { $0 / Double(rows) }
+    /// Sum of each column over the rows: its mean times the rows, which no correlation sees.
+    static func profile(_ pixels: [UInt8], width: Int, rows: Int) -> [Int] {
+        var p = [Int](repeating: 0, count: width)
+        for r in 0..<rows { for x in 0..<width { p[x] += Int(pixels[r * width + x]) } }
+        return p
     }
 
     /// The offset `o` (columns) for which `other[x + o]` best matches `current[x]`, searched within a
     /// quarter of the width with at least 60 % of `current` overlapping, and its normalised
-    /// correlation; nil when no offset overlaps enough.
-    static func alignment(of other: [Double], to current: [Double]) -> (offset: Int, correlation: Double)? {
+    /// correlation; nil when no offset overlaps enough. Whole numbers but for the last division: a
+    /// window's sums come from running sums, and only the products need a pass per offset.
+    static func alignment(of other: [Int], to current: [Int]) -> (offset: Int, correlation: Double)? {
         let maxShift = max(1, current.count / 4)
-        var best: (offset: Int, correlation: Double)?
-        for o in -maxShift...maxShift {
-            let x0 = max(0, -o), x1 = min(current.count, other.count - o)
-            guard x1 - x0 >= current.count * 6 / 10, x1 - x0 >= 8 else { continue }
-            var ma = 0.0, mb = 0.0
-            for x in x0..<x1 { ma += current[x]; mb += other[x + o] }
-            let n = Double(x1 - x0)
-            ma /= n; mb /= n
-            var sab = 0.0, saa = 0.0, sbb = 0.0
-            for x in x0..<x1 {
-                let a = current[x] - ma, b = other[x + o] - mb
-                sab += a * b; saa += a * a; sbb += b * b
+        /// Running sums of `v` and of its squares: entry i sums `v[0..<i]`.
+        func running(_ v: [Int]) -> (sum: [Int], square: [Int]) {
+            var sum = [Int](repeating: 0, count: v.count + 1), square = sum
+            for (i, x) in v.enumerated() {
+                sum[i + 1] = sum[i] + x
+                square[i + 1] = square[i] + x * x
             }
-            let c = saa > 0 && sbb > 0 ? sab / (saa * sbb).squareRoot() : 0
-            if best.map({ c > $0.correlation }) ?? true { best = (o, c) }
+            return (sum, square)
+        }
+        let (a1, a2) = running(current), (b1, b2) = running(other)
+        var best: (offset: Int, correlation: Double)?
+        current.withUnsafeBufferPointer { a in
+            other.withUnsafeBufferPointer { b in
+                for o in -maxShift...maxShift {
+                    let x0 = max(0, -o), x1 = min(a.count, b.count - o)
+                    guard x1 - x0 >= a.count * 6 / 10, x1 - x0 >= 8 else { continue }
+                    var ab = 0
+                    for x in x0..<x1 { ab &+= a[x] &* b[x + o] }
+                    // The window's covariance and variances, times its length squared.
+                    let n = x1 - x0, sa = a1[x1] - a1[x0], sb = b1[x1 + o] - b1[x0 + o]
+                    let cov = n * ab - sa * sb, va = n * (a2[x1] - a2[x0]) - sa * sa, vb = n * (b2[x1 + o] - b2[x0 + o]) - sb * sb
+                    let c = va > 0 && vb > 0 ? Double(cov) / (Double(va).squareRoot() * Double(vb).squareRoot()) : 0
+                    if best.map({ c > $0.correlation }) ?? true { best = (o, c) }
+                }
+            }
         }
         return best
     }

@@ -71,9 +71,34 @@ final class StripFusionTests: XCTestCase {
         XCTAssertEqual(try results(threads: 4), one)
     }
 
+    /// In the whole detector (the localizer's region, the tracker's retried passes): a Code 128 at 60
+    /// grey levels of contrast and ±20 of noise is confirmed (read on two lines) on no frame alone,
+    /// and on one with fused strips; the fusion runs beside the refining batches on two threads.
+    func testTheDetectorConfirmsFromFusedStripsACodeNoFrameConfirmsAlone() throws {
+        let frames = try noisyFrames(6, noise: 20, contrast: 60)
+        func confirmations(fuse: Int, threads: Int) throws -> [Int] {
+            var options = DetectorOptions(locate: .regions, threads: threads)
+            options.fuseFrames = fuse
+            options.retryPassesEvery = 3
+            let detector = try BarcodeDetector(options: options)
+            return frames.map { f in
+                let codes = f.scene.image.pixels.withUnsafeBytes {
+                    detector.scan(LumaImage(base: $0.baseAddress!, width: 360, height: 160, stride: 360)).codes
+                }
+                XCTAssertEqual(Set(codes.map(\.text)).subtracting(["FUSED-128"]), [], "no other reading")
+                return codes.map(\.quality).max() ?? 0
+            }
+        }
+        let alone = try confirmations(fuse: 0, threads: 1)
+        XCTAssertTrue(alone.allSatisfy { $0 < 2 }, "no frame alone confirms it: \(alone)")
+        let fused = try confirmations(fuse: 4, threads: 1)
+        XCTAssertTrue(fused.contains { $0 >= 2 }, "fused strips confirm it: \(fused)")
+        XCTAssertEqual(try confirmations(fuse: 4, threads: 2), fused)
+    }
+
     func testAnEarlierProfileIsAlignedByItsShiftAlongTheAxis() throws {
-        let base = (0..<200).map { Double(($0 * 7919) % 13 < 6 ? 40 : 220) }
-        let shifted = Array(repeating: 220.0, count: 9) + base.dropLast(9)
+        let base = (0..<200).map { ($0 * 7919) % 13 < 6 ? 40 : 220 }
+        let shifted = Array(repeating: 220, count: 9) + base.dropLast(9)
         let a = try XCTUnwrap(StripFusion.alignment(of: shifted, to: base))
         XCTAssertEqual(a.offset, 9)
         XCTAssertEqual(a.correlation, 1, accuracy: 1e-9)
