@@ -38,6 +38,10 @@ public struct LocatedRegion: Hashable, Sendable {
     /// Where a track expects a code of this kind (`CodeLocator.region(around:kind:in:)`): read with
     /// that kind's decoders only, since a reading of another kind there confirms nothing.
     public var expected = false
+
+    /// A blob of texture: a 2D region outlined neither by finder patterns nor by a track, where a
+    /// code may be (a QR code whose patterns were not found, a 1D code among other texture).
+    public var isBlob: Bool { kind == .matrix && !expected && !outlinedByFinderPatterns && !verified }
 }
 
 /// Finds code-like regions from gradient statistics on a grid of cells (`cell` pixels square,
@@ -218,7 +222,15 @@ public struct CodeLocator: Sendable {
                                             : self.matrix(blobs[i - linear.count], cells: cells, cols: cols, luma: luma, skipping: skipping)
             }
         }
-        out += measured.joined()
+        // Two blobs reaching over one QR code both outline it by its finder patterns: it is decoded
+        // once, as the higher-scoring one's (the other's score is no ranking of the code).
+        for r in measured.joined() {
+            if let i = out.firstIndex(where: { $0.outlinedByFinderPatterns && r.outlinedByFinderPatterns && $0.quad == r.quad && $0.finders == r.finders }) {
+                if r.score > out[i].score { out[i] = r }
+            } else {
+                out.append(r)
+            }
+        }
         // A 2D blob around a 1D region (any 2D region around a verified one) is that code with its
         // surroundings.
         out = out.filter { r in

@@ -33,8 +33,8 @@ public struct DetectorOptions: Equatable, Sendable {
     /// gets the first pass only (as is, at its own scale), and every pass again on one such call
     /// in this many; 0 (the default, for stills): every pass on every call. A code that is read
     /// keeps every pass; unreadable texture and codes out of reach cost a pass, not all of them.
-    /// A tracked QR code's place unread on `MissLedger.restAfter` (6) calls in a row is decoded on
-    /// one call in this many only (`MissLedger.rests`).
+    /// A tracked QR code's place unread on `MissLedger.restAfter` (6) calls in a row, and a blob of
+    /// texture's unread once, is decoded on one call in this many only (`MissLedger.rests`).
     public var retryPassesEvery = 0
     /// Rotate 1D regions so their bars are upright (zbar scans only rows and columns).
     public var rotate: Bool

@@ -42,8 +42,8 @@ final class RegionDecoder {
     private(set) var passes = 0
 
     /// The codes read in `region` of `luma` (frame pixels), best pass first; empty when no pass reads.
-    /// `linearInBlob`: whether a blob of texture (a 2D region outlined neither by finder patterns
-    /// nor by a track) is scanned for 1D codes as well as 2D ones (`MissLedger.blobScansLinear`).
+    /// `linearInBlob`: whether a blob of texture (`LocatedRegion.isBlob`) is scanned for 1D codes as
+    /// well as 2D ones (`MissLedger.blobScansLinear`).
     func decode(_ region: LocatedRegion, in luma: LumaImage, options: DetectorOptions, linearInBlob: Bool = true) -> [Detection] {
         switch region.kind {
         case .linear where hasLinear: return decodeLinear(region, in: luma, options: options)
@@ -333,8 +333,7 @@ final class RegionDecoder {
             read: { image, scale in
                 // A QR code's own outline (its three finder patterns, or its track) holds no 1D code; a
                 // blob of texture may, when first seen at its place.
-                let scanner = region.expected || region.outlinedByFinderPatterns || !linearInBlob
-                    ? self.expectedMatrixScanner : self.matrixScanner
+                let scanner = region.isBlob && linearInBlob ? self.matrixScanner : self.expectedMatrixScanner
                 return scanner.scan(image).compactMap { $0.detection(in: image, map: map(scale)) }
             })
     }

@@ -194,6 +194,20 @@ final class CodeLocatorTests: XCTestCase {
         XCTAssertFalse(regions(skipping: [qr]).contains { $0.outlinedByFinderPatterns }, "\(regions(skipping: [qr]))")
     }
 
+    /// A QR code inside a ring of texture (apart from it) is searched by two blobs, its own and the
+    /// ring's, whose box reaches over it: both outline it by its finder patterns, and it is one region.
+    func testAQRCodeTwoBlobsReachOverIsOneRegion() throws {
+        var scene = try DetectScene(width: 480, height: 400)
+        for y in 40..<360 {
+            for x in 40..<440 where !((140..<340).contains(x) && (100..<300).contains(y)) {
+                scene.image[x, y] = ((x / 3) * 7 + (y / 3) * 13) % 5 < 2 ? 40 : 210
+            }
+        }
+        try scene.add(CodeMatrix.qr(text: "ONE REGION"), x: 240, y: 200, module: 3)
+        let outlines = regions(scene).filter { $0.outlinedByFinderPatterns && $0.quad.contains(scene.truth[0].center) }
+        XCTAssertEqual(outlines.count, 1, "\(outlines.map(\.quad))")
+    }
+
     /// Coarser levels the caller already has (a tracker's pyramid) are used as given: the same
     /// regions as computed ones; blank ones lose the code only a coarser level sees.
     func testTheCallersHalvingsServeTheCoarserLevels() throws {

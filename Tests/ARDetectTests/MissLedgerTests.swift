@@ -23,13 +23,15 @@ final class MissLedgerTests: XCTestCase {
         XCTAssertTrue(ledger.allPasses(region(200, 150), every: 0), "0: every pass on every call")
     }
 
-    /// A tracked QR code's place missed on 6 calls in a row is decoded on one call in `every`
-    /// only; other places (a QR code not tracked yet, a blob, a tracked 1D code) always are.
-    func testATrackedQRCodesPlaceMissedSixTimesRestsButOnItsTurn() {
+    /// A tracked QR code's place missed on 6 calls in a row, and a blob's missed once, is decoded on
+    /// one call in `every` only; other places (a QR code not tracked yet, a tracked 1D code, a 1D
+    /// region) always are.
+    func testATrackedQRCodesPlaceMissedSixTimesAndABlobsMissedOnceRestButOnTheirTurn() {
         let none = [Bool](repeating: false, count: 12)
+        let blob: ArraySlice<Bool> = [false, true, true, false, true, true, false, true, true, false, true, true]
         for (kind, expected, verified, rests) in [(LocatedRegion.Kind.matrix, true, true, none.prefix(7) + [true, true, false, true, true]),
-                                                  (.matrix, false, true, none[...]), (.matrix, false, false, none[...]),
-                                                  (.linear, true, true, none[...])] {
+                                                  (.matrix, false, true, none[...]), (.matrix, false, false, blob),
+                                                  (.linear, true, true, none[...]), (.linear, false, false, none[...])] {
             var ledger = MissLedger()
             var seen: [Bool] = []
             for call in 0..<12 {

@@ -167,8 +167,8 @@ final class CodeDetectorStage {
             .uint("retry-passes-every", "Retry passes every",
                   "Video: a code-like region that no pass read on 2 or more frames in a row at the same place (texture, a "
                       + "code out of reach) gets the first pass only, and every pass (sharpened, inverted, other scales) on one "
-                      + "such frame in this many; a tracked QR code unread on 6 frames in a row is decoded on one frame in this "
-                      + "many only; "
+                      + "such frame in this many; a tracked QR code unread on 6 frames in a row, and a blob of texture unread "
+                      + "before, is decoded on one frame in this many only; "
                       + "a region that reads keeps every pass (0 = every pass on every frame)",
                   path.appending(path: \.retryPassesEvery), range: 0...30),
             .uint("fuse-frames", "Fuse frames",
