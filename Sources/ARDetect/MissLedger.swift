@@ -24,15 +24,18 @@ struct MissLedger {
     }
 
     /// Whether `region` gets every pass (`every` > 0): a place missed on fewer than two calls in a
-    /// row does, and then one call in `every`; the others get the first pass only.
+    /// row does, and then one call in `every` unless it rests (`rests`: it is decoded on that call
+    /// with the first pass only); the others get the first pass only.
     func allPasses(_ region: LocatedRegion, every: Int) -> Bool {
         let n = misses(at: region)
-        return every <= 0 || n < 2 || n % every == 0
+        return every <= 0 || n < 2 || n % every == 0 && n < Self.restsFrom(region)
     }
 
     /// Whether `region` is left undecoded on this call (`every` > 0): a tracked QR code's place
     /// missed on `restAfter` calls in a row or more, and a blob of texture's (`LocatedRegion.isBlob`)
-    /// missed on one or more, is decoded on one such call in `every` only, with every pass.
+    /// missed on one or more, is decoded on one such call in `every` only, with the first pass only:
+    /// every pass there read nothing more on the seven camera seeds (all symbologies) nor at 4K,
+    /// for 12 % more CPU on seed 13 (one thread).
     /// - A tracked QR code follows the image meanwhile. On camera seeds 3, 11, 13 and 17 such places
     ///   were read on 2–4 % of those calls (a tracked QR code blurred past reading), at 2–3 ms a decode.
     /// - A blob's place first seen is decoded (76 readings on the seven camera seeds: new codes).
@@ -42,12 +45,16 @@ struct MissLedger {
     ///   yet delayed new codes by 1–2 frames on seeds 7, 11 and 13; 1D places cost a third as much
     ///   and tracked ones were read on 15–18 % of such calls.
     func rests(_ region: LocatedRegion, every: Int) -> Bool {
-        guard every > 0, region.kind == .matrix, region.expected || region.isBlob else { return false }
         let n = misses(at: region)
-        return n >= (region.isBlob ? 1 : Self.restAfter) && n % every != 0
+        return every > 0 && n >= Self.restsFrom(region) && n % every != 0
     }
 
-    /// Whether a blob of texture at `region`'s place (what a blob is: `RegionDecoder.decode`) is
+    /// Calls in a row `region`'s place goes unread before it rests (`rests`); `Int.max`: never.
+    private static func restsFrom(_ region: LocatedRegion) -> Int {
+        region.isBlob ? 1 : region.kind == .matrix && region.expected ? restAfter : .max
+    }
+
+    /// Whether a blob of texture at `region`'s place (what a blob is: `LocatedRegion.isBlob`) is
     /// scanned for 1D codes as well as 2D ones: only where no call has left the place unread
     /// (`every` > 0; always with 0). On camera seeds 3, 5, 7, 11, 13, 17 and 21 the same codes were
     /// read on every frame as with 1D decoders in every blob, for 2–8 % less CPU; with none in any

@@ -24,24 +24,29 @@ final class MissLedgerTests: XCTestCase {
     }
 
     /// A tracked QR code's place missed on 6 calls in a row, and a blob's missed once, is decoded on
-    /// one call in `every` only; other places (a QR code not tracked yet, a tracked 1D code, a 1D
-    /// region) always are.
+    /// one call in `every` only, with the first pass only; other places (a QR code not tracked yet,
+    /// a tracked 1D code, a 1D region) always are, with every pass on one call in `every`.
     func testATrackedQRCodesPlaceMissedSixTimesAndABlobsMissedOnceRestButOnTheirTurn() {
         let none = [Bool](repeating: false, count: 12)
         let blob: ArraySlice<Bool> = [false, true, true, false, true, true, false, true, true, false, true, true]
-        for (kind, expected, verified, rests) in [(LocatedRegion.Kind.matrix, true, true, none.prefix(7) + [true, true, false, true, true]),
-                                                  (.matrix, false, true, none[...]), (.matrix, false, false, blob),
-                                                  (.linear, true, true, none[...]), (.linear, false, false, none[...])] {
+        // Every pass: below 2 misses, then on one call in 3 (misses 3, 6, 9) where the place does not rest.
+        let turns: [Bool] = [true, true, false, true, false, false, true, false, false, true, false, false]
+        let untilRest = Array(turns.prefix(6)) + none.prefix(6), untilBlob = Array(turns.prefix(2)) + none.prefix(10)
+        for (kind, expected, verified, rests, all) in [(LocatedRegion.Kind.matrix, true, true, none.prefix(7) + [true, true, false, true, true], untilRest),
+                                                       (.matrix, false, true, none[...], turns), (.matrix, false, false, blob, untilBlob),
+                                                       (.linear, true, true, none[...], turns), (.linear, false, false, none[...], turns)] {
             var ledger = MissLedger()
-            var seen: [Bool] = []
+            var seen: [Bool] = [], passes: [Bool] = []
             for call in 0..<12 {
                 var r = region(200 + Double(call % 3) * 10, 150, kind: kind)
                 r.expected = expected
                 r.verified = verified
                 seen.append(ledger.rests(r, every: 3))
+                passes.append(ledger.allPasses(r, every: 3))
                 ledger.record([r], read: [false])
             }
             XCTAssertEqual(seen, Array(rests), "\(kind), tracked \(expected), verified \(verified)")
+            XCTAssertEqual(passes, all, "every pass: \(kind), tracked \(expected), verified \(verified)")
             var r = region(200, 150, kind: kind)
             r.expected = expected
             XCTAssertFalse(ledger.rests(r, every: 0), "0: decoded on every call")
