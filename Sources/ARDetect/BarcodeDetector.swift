@@ -210,25 +210,23 @@ public final class BarcodeDetector {
         }
         let locatedDecodes = firstDecodes(regions, in: luma)
         let (expected, expectedDecoded) = finishExpected()
-        // Verified 1D regions the first decodes left unread: fused beside `refined`'s batches.
+        // Verified 1D regions the first decodes left unread (or read without an outline): their strips
+        // fused over frames, beside `refined`'s batches, for those refining leaves unread.
         let unread = options.fuseFrames < 2 ? [] : regions.indices.filter {
             regions[$0].verified && regions[$0].kind == .linear && locatedDecodes[$0].allSatisfy(\.quad.isDegenerate)
         }
-        var finishFused: ([Int]) -> [[Detection]] = { _ in [] }
+        var finishFused: ([Bool]) -> [[Detection]] = { _ in [] }
         let both = refined(groups: [regions, expected], decoded: locatedDecodes + expectedDecoded, in: luma, wholeFrame: true) {
-            finishFused = self.startFused(regions, candidates: unread, in: luma)
+            finishFused = self.startFused(unread.map { regions[$0] }, in: luma)
         }
         let results = both[0]
         var expectedCodes: [Detection] = []
         for codes in both[1] { merge(codes, into: &expectedCodes) }
         var found: [Detection] = []
         var located: [LocatedRegion] = []
-        // Verified 1D regions no pass read: decoded again from their strips fused over frames.
-        let fuse = options.fuseFrames < 2 ? [] : regions.indices.filter {
-            results[$0].isEmpty && regions[$0].verified && regions[$0].kind == .linear
-        }
         var read = results
-        for (i, codes) in zip(fuse, finishFused(fuse)) { read[i] = codes }
+        let fuse = unread.map { results[$0].isEmpty }
+        for (i, codes) in zip(unread, finishFused(fuse)) where !codes.isEmpty { read[i] = codes }
         for (region, codes) in zip(regions, read) {
             if codes.isEmpty {
                 if region.verified { located.append(region) }
@@ -396,61 +394,51 @@ public final class BarcodeDetector {
     /// Strips of unread 1D regions from earlier calls (`DetectorOptions.fuseFrames`).
     private var fusion = StripFusion()
 
-    /// The regions at `fuse` (indices into `regions`: verified 1D regions no pass read on this call)
-    /// each decoded from its strip fused with its strips of earlier calls, in order; empty for a
-    /// region with nothing to fuse yet or that no pass reads. Each region's strip is rendered, fused
-    /// and decoded on the pool against the fusion as it was before this call; the fusion is then
-    /// updated in order (the same results with any number of threads). A region the miss ledger now
-    /// gives the first pass only (this call's miss counted) gets only that on its fused strip.
-    ///
-    /// Started here, in the background on the pool (`DecodePool.startBackground`), for the
-    /// `candidates` (indices into `regions`, a superset of `fuse` but for rare regions, which are
-    /// fused when found missing), so that they run beside `refined`'s batches; the returned function,
-    /// called once with `fuse`, waits for them and returns the results. The miss ledger must hold
-    /// this call's misses already.
-    private func startFused(_ regions: [LocatedRegion], candidates: [Int], in luma: LumaImage) -> (_ fuse: [Int]) -> [[Detection]] {
+    /// `regions` (verified 1D regions the first decodes left unread) each decoded from its strip
+    /// fused with its strips of earlier calls, in the background on the pool
+    /// (`DecodePool.startBackground`), beside `refined`'s batches. The returned function, called once
+    /// with whether each region is still to fuse (no pass read it), waits for them, updates the
+    /// fusion in region order for those and returns their results (empty for the others, for a
+    /// region with nothing to fuse yet, and where no pass reads the fused strip). Each strip is
+    /// rendered, fused and decoded against the fusion as it was before this call: the same results
+    /// with any number of threads. A region the miss ledger now gives the first pass only (this
+    /// call's miss counted) gets only that on its fused strip: the ledger must hold this call's
+    /// misses already.
+    private func startFused(_ regions: [LocatedRegion], in luma: LumaImage) -> (_ fuse: [Bool]) -> [[Detection]] {
         let fusion = fusion, keep = options.fuseFrames, call = calls, decoders = decoders
         let ledger = misses, options = options
-        /// One region's strip (nil when too small), the scale it was rendered at and what its fusion read.
-        typealias Fused = (strip: LumaPlane?, scale: Double, codes: [Detection])
-        let fuseOne: (Int, LocatedRegion) -> Fused = { worker, r in
+        let n = regions.count
+        /// Each region's strip (nil when too small), the scale it was rendered at and what its fusion read.
+        let out = UnsafeMutableBufferPointer<(strip: LumaPlane?, scale: Double, codes: [Detection])>.allocate(capacity: n)
+        out.initialize(repeating: (nil, 0, []))
+        pool.startBackground(count: n) { worker, i in  // each call writes its own index only
+            let r = regions[i]
             let scale = fusion.entry(at: r.quad).map { fusion.entries[$0].scale } ?? RegionDecoder.baseScale(r)
-            guard let (strip, placement) = decoders[worker].renderedStrip(r, in: luma, scale: scale) else { return (nil, scale, []) }
+            out[i].scale = scale
+            guard let (strip, placement) = decoders[worker].renderedStrip(r, in: luma, scale: scale) else { return }
+            out[i].strip = strip
             guard let pixels = fusion.fused(strip.pixels, width: strip.width, rows: strip.height, quad: r.quad,
-                                            scale: scale, call: call, keep: keep) else { return (strip, scale, []) }
+                                            scale: scale, call: call, keep: keep) else { return }
             var image = strip
             image.pixels = pixels
             let passes = ledger.allPasses(r, every: options.retryPassesEvery) ? options : options.firstPassOnly
-            return (strip, scale, decoders[worker].decode(strip: image, placement: placement, region: r, in: luma, options: passes))
+            out[i].codes = decoders[worker].decode(strip: image, placement: placement, region: r, in: luma, options: passes)
         }
-        let n = candidates.count
-        let early = UnsafeMutableBufferPointer<Fused?>.allocate(capacity: n)
-        early.initialize(repeating: nil)
-        pool.startBackground(count: n) { worker, k in early[k] = fuseOne(worker, regions[candidates[k]]) }  // each call writes its own index only
         return { [pool] fuse in
             pool.finishBackground()
             defer {
-                early.deinitialize()
-                early.deallocate()
+                out.deinitialize()
+                out.deallocate()
             }
-            // Where a candidate's is missing (a reading refined away), fused now.
-            var out = fuse.map { i in candidates.firstIndex(of: i).flatMap { early[$0] } }
-            let missing = out.indices.filter { out[$0] == nil }
-            var late = [Fused?](repeating: nil, count: missing.count)
-            late.withUnsafeMutableBufferPointer { late in
-                let late = late  // each call writes its own index only
-                pool.run(count: missing.count) { worker, k in late[k] = fuseOne(worker, regions[fuse[missing[k]]]) }
-            }
-            for (k, f) in zip(missing, late) { out[k] = f }
-            for (i, f) in zip(fuse, out) {
-                guard let f, let strip = f.strip else { continue }
+            for (i, f) in out.enumerated() where fuse[i] {
+                guard let strip = f.strip else { continue }
                 if f.codes.isEmpty {
                     self.fusion.record(strip.pixels, width: strip.width, quad: regions[i].quad, scale: f.scale, call: call, keep: keep)
                 } else {
                     self.fusion.remove(at: regions[i].quad)
                 }
             }
-            return out.map { $0?.codes ?? [] }
+            return (0..<n).map { fuse[$0] ? out[$0].codes : [] }
         }
     }
 
