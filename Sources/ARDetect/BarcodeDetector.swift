@@ -299,10 +299,8 @@ public final class BarcodeDetector {
         decoded.initialize(repeating: [])
         // The ledger as it stands before this call's decodes are recorded, as `firstDecodes` sees it.
         let ledger = misses, options = options, measure = measurer, decoders = decoders
-        // Costliest first (a tracked QR code's box, a 1D code's strip), so that no long call is the last.
-        let order = DecodePool.costliestFirst((0..<n).map { i in
-            kinds[i] == .matrix ? abs(quads[i].signedArea) : quads[i].topLeft.distance(to: quads[i].topRight) * Double(RegionDecoder.stripRows)
-        })
+        // Costliest first, so that no long call is the last.
+        let order = DecodePool.costliestFirst((0..<n).map { RegionDecoder.cost(quads[$0], kind: kinds[$0]) })
         pool.startBackground(count: n) { worker, k in  // each call writes its own index only
             let i = order[k]
             guard let r = measure(quads[i], kinds[i], luma) else { return }

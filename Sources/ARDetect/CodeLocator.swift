@@ -39,8 +39,9 @@ public struct LocatedRegion: Hashable, Sendable {
     /// that kind's decoders only, since a reading of another kind there confirms nothing.
     public var expected = false
 
-    /// A blob of texture: a 2D region outlined neither by finder patterns nor by a track, where a
-    /// code may be (a QR code whose patterns were not found, a 1D code among other texture).
+    /// A blob of texture: a 2D region outlined neither by finder patterns nor by a track (so not
+    /// verified), where a code may be (a QR code whose patterns were not found, a 1D code among
+    /// other texture).
     public var isBlob: Bool { kind == .matrix && !expected && !outlinedByFinderPatterns && !verified }
 }
 

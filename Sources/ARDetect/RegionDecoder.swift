@@ -101,8 +101,12 @@ final class RegionDecoder {
     /// A rough measure of what decoding `region` costs, to hand out a batch's costliest regions
     /// first: the pixels of its first pass (a 2D region's box, a 1D region's strip).
     static func cost(_ region: LocatedRegion) -> Double {
-        let q = region.quad
-        return region.kind == .matrix ? abs(q.signedArea) : q.topLeft.distance(to: q.topRight) * Double(stripRows)
+        cost(region.quad, kind: region.kind)
+    }
+
+    /// `cost` of a region of `kind` at `quad` (frame pixels), e.g. a tracked code's before it is measured.
+    static func cost(_ quad: Quad, kind: LocatedRegion.Kind) -> Double {
+        kind == .matrix ? abs(quad.signedArea) : quad.topLeft.distance(to: quad.topRight) * Double(stripRows)
     }
 
     // MARK: - 1D strips
