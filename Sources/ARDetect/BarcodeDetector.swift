@@ -292,33 +292,18 @@ public final class BarcodeDetector {
     /// and their decodes, the same as `measured` then `firstDecodes`.
     private func startExpected(_ quads: [Quad], kinds: [LocatedRegion.Kind], in luma: LumaImage)
         -> () -> (regions: [LocatedRegion], decoded: [[Detection]]) {
-        let n = quads.count
-        let regions = UnsafeMutableBufferPointer<LocatedRegion?>.allocate(capacity: n)
-        regions.initialize(repeating: nil)
-        let decoded = UnsafeMutableBufferPointer<[Detection]>.allocate(capacity: n)
-        decoded.initialize(repeating: [])
         // The ledger as it stands before this call's decodes are recorded, as `firstDecodes` sees it.
         let ledger = misses, options = options, measure = measurer, decoders = decoders
-        // Costliest first, so that no long call is the last.
-        let order = DecodePool.costliestFirst((0..<n).map { RegionDecoder.cost(quads[$0], kind: kinds[$0]) })
-        pool.startBackground(count: n) { worker, k in  // each call writes its own index only
-            let i = order[k]
-            guard let r = measure(quads[i], kinds[i], luma) else { return }
-            regions[i] = r
-            guard let plan = Self.firstPass(r, ledger: ledger, options: options) else { return }
-            decoded[i] = decoders[worker].decode(r, in: luma, options: plan.firstPassOnly ? options.firstPassOnly : options,
-                                                 linearInBlob: plan.linearInBlob)
+        let finish = pool.startBackground(count: quads.count, costliestFirst: { RegionDecoder.cost(quads[$0], kind: kinds[$0]) }) {
+            worker, i -> (region: LocatedRegion, decoded: [Detection])? in
+            guard let r = measure(quads[i], kinds[i], luma) else { return nil }
+            guard let plan = Self.firstPass(r, ledger: ledger, options: options) else { return (r, []) }
+            return (r, decoders[worker].decode(r, in: luma, options: plan.firstPassOnly ? options.firstPassOnly : options,
+                                               linearInBlob: plan.linearInBlob))
         }
-        return { [pool] in
-            pool.finishBackground()
-            defer {
-                regions.deinitialize()
-                regions.deallocate()
-                decoded.deinitialize()
-                decoded.deallocate()
-            }
-            let kept = (0..<n).filter { regions[$0] != nil }
-            return (kept.map { regions[$0]! }, kept.map { decoded[$0] })
+        return {
+            let kept = finish().compactMap { $0 }
+            return (kept.map(\.region), kept.map(\.decoded))
         }
     }
 
@@ -405,29 +390,21 @@ public final class BarcodeDetector {
     private func startFused(_ regions: [LocatedRegion], in luma: LumaImage) -> (_ fuse: [Bool]) -> [[Detection]] {
         let fusion = fusion, keep = options.fuseFrames, call = calls, decoders = decoders
         let ledger = misses, options = options
-        let n = regions.count
-        /// Each region's strip (nil when too small), the scale it was rendered at and what its fusion read.
-        let out = UnsafeMutableBufferPointer<(strip: LumaPlane?, scale: Double, codes: [Detection])>.allocate(capacity: n)
-        out.initialize(repeating: (nil, 0, []))
-        pool.startBackground(count: n) { worker, i in  // each call writes its own index only
+        // Each region's strip (nil when too small), the scale it was rendered at and what its fusion read.
+        let finish = pool.startBackground(count: regions.count, costliestFirst: { RegionDecoder.cost(regions[$0]) }) {
+            worker, i -> (strip: LumaPlane?, scale: Double, codes: [Detection]) in
             let r = regions[i]
             let scale = fusion.entry(at: r.quad).map { fusion.entries[$0].scale } ?? RegionDecoder.baseScale(r)
-            out[i].scale = scale
-            guard let (strip, placement) = decoders[worker].renderedStrip(r, in: luma, scale: scale) else { return }
-            out[i].strip = strip
+            guard let (strip, placement) = decoders[worker].renderedStrip(r, in: luma, scale: scale) else { return (nil, scale, []) }
             guard let pixels = fusion.fused(strip.pixels, width: strip.width, rows: strip.height, quad: r.quad,
-                                            scale: scale, call: call, keep: keep) else { return }
+                                            scale: scale, call: call, keep: keep) else { return (strip, scale, []) }
             var image = strip
             image.pixels = pixels
             let passes = ledger.allPasses(r, every: options.retryPassesEvery) ? options : options.firstPassOnly
-            out[i].codes = decoders[worker].decode(strip: image, placement: placement, region: r, in: luma, options: passes)
+            return (strip, scale, decoders[worker].decode(strip: image, placement: placement, region: r, in: luma, options: passes))
         }
-        return { [pool] fuse in
-            pool.finishBackground()
-            defer {
-                out.deinitialize()
-                out.deallocate()
-            }
+        return { fuse in
+            let out = finish()
             for (i, f) in out.enumerated() where fuse[i] {
                 guard let strip = f.strip else { continue }
                 if f.codes.isEmpty {
@@ -436,7 +413,7 @@ public final class BarcodeDetector {
                     self.fusion.remove(at: regions[i].quad)
                 }
             }
-            return (0..<n).map { fuse[$0] ? out[$0].codes : [] }
+            return out.indices.map { fuse[$0] ? out[$0].codes : [] }
         }
     }
 

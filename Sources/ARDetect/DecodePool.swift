@@ -109,6 +109,26 @@ final class DecodePool: @unchecked Sendable {  // Mutable state is only touched 
         _ = publish(count: count, body, as: \.background)
     }
 
+    /// `startBackground` of `body` for every index in `0..<count`, handed out costliest first by
+    /// `cost` (ties in index order) so that no long call is the last, each call's result kept at its
+    /// index. The returned function, to be called once (it is `finishBackground`), waits for the
+    /// calls and returns their results in index order.
+    func startBackground<T>(count: Int, costliestFirst cost: (Int) -> Double,
+                            _ body: @escaping (_ worker: Int, _ index: Int) -> T) -> () -> [T] {
+        let order = Self.costliestFirst((0..<count).map(cost))
+        let out = UnsafeMutableBufferPointer<T?>.allocate(capacity: count)
+        out.initialize(repeating: nil)
+        startBackground(count: count) { worker, k in out[order[k]] = body(worker, order[k]) }  // each call writes its own index only
+        return { [self] in
+            finishBackground()
+            defer {
+                out.deinitialize()
+                out.deallocate()
+            }
+            return out.map { $0! }
+        }
+    }
+
     /// Calls the background job's calls no worker has taken yet on this thread, then waits for
     /// those under way; returns at once when there is no background job.
     func finishBackground() {

@@ -65,6 +65,29 @@ final class DecodePoolTests: XCTestCase {
         pool.finishBackground()
     }
 
+    /// A background job with results: handed out costliest first, each result back at its own
+    /// index once every call has returned, with the caller alone or with other workers.
+    func testABackgroundJobsResultsComeBackInIndexOrder() {
+        let costs: [Double] = [1, 5, 2, 5, 0, 3]
+        for workers in [1, 3] {
+            let pool = DecodePool(workers: workers)
+            defer { pool.stop() }
+            let taken = Tally(costs.count)
+            let finish = pool.startBackground(count: costs.count, costliestFirst: { costs[$0] }) { _, i -> Int in
+                taken.called(i)
+                usleep(1000)
+                return i * 10
+            }
+            XCTAssertEqual(finish(), [0, 10, 20, 30, 40, 50], "\(workers) workers")
+            XCTAssertEqual(taken.values, [Int](repeating: 1, count: costs.count))
+        }
+        // The caller alone takes them in the costliest-first order.
+        let pool = DecodePool(workers: 1)
+        var order: [Int] = []
+        _ = pool.startBackground(count: costs.count, costliestFirst: { costs[$0] }) { _, i in order.append(i) }()
+        XCTAssertEqual(order, [1, 3, 5, 2, 0, 4])
+    }
+
     func testTheCostliestFirstOrderBreaksTiesByIndex() {
         XCTAssertEqual(DecodePool.costliestFirst([1, 3, 2, 3, 0]), [1, 3, 2, 0, 4])
         XCTAssertEqual(DecodePool.costliestFirst([]), [])
