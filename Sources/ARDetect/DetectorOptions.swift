@@ -34,7 +34,9 @@ public struct DetectorOptions: Equatable, Sendable {
     /// in this many; 0 (the default, for stills): every pass on every call. A code that is read
     /// keeps every pass; unreadable texture and codes out of reach cost a pass, not all of them.
     /// A tracked QR code's place unread on `MissLedger.restAfter` (6) calls in a row, and a blob of
-    /// texture's unread once, is decoded on one call in this many only (`MissLedger.rests`).
+    /// texture's unread once, is decoded on one call in this many only (`MissLedger.rests`); a blob
+    /// wrapped around a tracked code on one call in twice this many, for 2D codes with the first
+    /// pass only (`BarcodeDetector.aroundTrackedTurn`).
     public var retryPassesEvery = 0
     /// Rotate 1D regions so their bars are upright (zbar scans only rows and columns).
     public var rotate: Bool

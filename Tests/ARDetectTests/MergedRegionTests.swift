@@ -42,12 +42,7 @@ final class MergedRegionTests: XCTestCase {
     func testATallRegionNoPassReadIsReadHalfByHalf() throws {
         // A frame of a camera-like clip (H.264, motion blur): a Code 128 card over a photo of
         // another barcode, their bars one region, in which no strip pass reads anything.
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/merged-1d-region.pgm")
-        let file = try Data(contentsOf: url)
-        let header = Array("P5\n624 476\n255\n".utf8)
-        XCTAssertEqual(Array(file.prefix(header.count)), header)
-        let pixels = Array(file.dropFirst(header.count))
+        let pixels = try fixture("merged-1d-region.pgm", width: 624, height: 476)
         let merged = LocatedRegion(kind: .linear, quad: Quad(topLeft: Point(x: 7.9, y: 79.2), topRight: Point(x: 566.5, y: 8.0),
                                                               bottomRight: Point(x: 616.1, y: 397.4), bottomLeft: Point(x: 57.6, y: 468.6)),
                                    axisDegrees: -7, moduleSize: 2.28, score: 1, verified: false)
@@ -57,6 +52,39 @@ final class MergedRegionTests: XCTestCase {
         }
         XCTAssertEqual(found.first?.map(\.text), ["C128-7-5"])
         XCTAssertGreaterThanOrEqual(found.first?.first?.quality ?? 0, 2)
+    }
+
+    /// The pixels of a binary PGM in `Tests/Fixtures`, checked to be `width` × `height`.
+    private func fixture(_ name: String, width: Int, height: Int) throws -> [UInt8] {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/\(name)")
+        let file = try Data(contentsOf: url)
+        let header = Array("P5\n\(width) \(height)\n255\n".utf8)
+        XCTAssertEqual(Array(file.prefix(header.count)), header)
+        return Array(file.dropFirst(header.count))
+    }
+
+    func testABlobWrappedAroundATrackedCodeIsDecodedOnItsTurnForTheCodesBesideIt() throws {
+        // A frame of a camera-like clip (H.264, motion blur): a blurred QR code half under a tracked
+        // Code 128 card. The localizer finds none of its finder patterns, only texture around both.
+        let pixels = try fixture("blob-around-tracked-code.pgm", width: 700, height: 720)
+        let tracked = Quad(topLeft: Point(x: 203, y: 139), topRight: Point(x: 492, y: 190),
+                           bottomRight: Point(x: 493, y: 300), bottomLeft: Point(x: 164, y: 241))
+        let scan = { (detector: BarcodeDetector) in
+            pixels.withUnsafeBytes {
+                detector.scan(LumaImage(base: $0.baseAddress!, width: 700, height: 720, stride: 700), skipping: [tracked]).codes.map(\.text)
+            }
+        }
+        let qr = "http://google.com/gwt/n?u=bluenile.com"
+        var video = DetectorOptions(locate: .regions, threads: 1)
+        video.retryPassesEvery = 3
+        let detector = try BarcodeDetector(options: video)
+        // Video: on one call in 6 (twice `retryPassesEvery`) only; the tracked code read there is
+        // left to its re-decode.
+        XCTAssertEqual((1...12).map { _ in scan(detector) }, (1...12).map { $0 % 6 == 0 ? [qr] : [] })
+        // Stills: on every call.
+        let still = try BarcodeDetector(options: DetectorOptions(locate: .regions, threads: 1))
+        XCTAssertEqual(scan(still), [qr])
     }
 
     func testAWindowIsCutAcrossTheBarsAroundThePointInsideTheRegion() throws {

@@ -168,7 +168,8 @@ final class CodeDetectorStage {
                   "Video: a code-like region that no pass read on 2 or more frames in a row at the same place (texture, a "
                       + "code out of reach) gets the first pass only, and every pass (sharpened, inverted, other scales) on one "
                       + "such frame in this many; a tracked QR code unread on 6 frames in a row, and a blob of texture unread "
-                      + "before, is decoded on one frame in this many only; "
+                      + "before, is decoded on one frame in this many only, and a blob around a tracked code (for a code "
+                      + "beside it) on one frame in twice this many, for 2D codes with the first pass; "
                       + "a region that reads keeps every pass (0 = every pass on every frame)",
                   path.appending(path: \.retryPassesEvery), range: 0...30),
             .uint("fuse-frames", "Fuse frames",
