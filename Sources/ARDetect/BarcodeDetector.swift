@@ -298,8 +298,8 @@ public final class BarcodeDetector {
     /// Whether call `call` decodes the blobs of texture wrapped around tracked codes: one call in
     /// twice `every` (`DetectorOptions.retryPassesEvery`; 0: every call). Such a blob is a tracked
     /// code with what lies around it, whose outline changes as the code moves: the miss ledger
-    /// cannot rest its place. On camera seed 13 one holds a blurred QR code whose finder patterns the
-    /// localizer does not find: read from frame 167 instead of 176, for 3.4 % more instructions
+    /// cannot rest its place. On camera seed 13 one holds a blurred QR code that the localizer's
+    /// finder patterns do not outline: read from frame 167 instead of 176, for 3.4 % more instructions
     /// (one thread; 7.0 % at one call in `every`, 11 % with the ledger resting them); the six other
     /// seeds gave the same JSON Lines (all symbologies).
     static func aroundTrackedTurn(_ call: UInt64, every: Int) -> Bool {

@@ -66,7 +66,8 @@ final class MergedRegionTests: XCTestCase {
 
     func testABlobWrappedAroundATrackedCodeIsDecodedOnItsTurnForTheCodesBesideIt() throws {
         // A frame of a camera-like clip (H.264, motion blur): a blurred QR code half under a tracked
-        // Code 128 card. The localizer finds none of its finder patterns, only texture around both.
+        // Code 128 card. The localizer does not outline it by its finder patterns: only a blob of
+        // texture around both holds it.
         let pixels = try fixture("blob-around-tracked-code.pgm", width: 700, height: 720)
         let tracked = Quad(topLeft: Point(x: 203, y: 139), topRight: Point(x: 492, y: 190),
                            bottomRight: Point(x: 493, y: 300), bottomLeft: Point(x: 164, y: 241))
