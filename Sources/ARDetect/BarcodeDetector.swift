@@ -83,8 +83,8 @@ public final class BarcodeDetector {
 
     /// Every code found in `luma` and, with `locate=regions`, the verified regions no pass read.
     /// Regions whose centre lies in one of `skipping` (frame pixels: e.g. tracked codes, re-decoded
-    /// on their own), or that hold one's centre and are 2D or under twice its area, are left alone;
-    /// so are codes read inside one.
+    /// on their own), or that hold one's centre and are 2D (but a blob of texture, decoded on its
+    /// turn: `aroundTrackedTurn`) or under twice its area, are left alone; so are codes read inside one.
     public func scan(_ luma: LumaImage, skipping: [Quad] = []) -> DetectorResult {
         scan(luma, skipping: skipping, expecting: [], kinds: []).result
     }
@@ -187,22 +187,27 @@ public final class BarcodeDetector {
         var unverified = options.maxRegions
         calls += 1
         quiet.removeAll { $0.until <= calls }
-        let aroundTracked = { (r: LocatedRegion) in r.isBlob && skipping.contains { r.quad.contains($0.center) } }
-        let regions = locator.regions(in: luma, skipping: skipping + quiet.map(\.quad),
+        // Blobs of texture wrapped around a tracked code (a code beside it, e.g. one its finder
+        // patterns do not outline) on their turn: decoded after the others, outside the budget of
+        // unverified regions (on camera seed 13 the budget's others left none for the one holding
+        // a blurred QR code; within it, before them, they would push new regions out).
+        var aroundTracked: [LocatedRegion] = []
+        var regions = locator.regions(in: luma, skipping: skipping + quiet.map(\.quad),
                                       forEach: forEach, halvings: halvings).filter { r in
             // A region that is a tracked code is left to its re-decode; a 1D one that takes in a
-            // tracked code among more (a new code's bars merged with the texture around it) is not,
-            // nor, on its turn, a blob of texture wrapped around one (a code beside it, e.g. blurred
-            // past finding its finder patterns).
+            // tracked code among more (a new code's bars merged with the texture around it) is not.
             if skipping.contains(where: {
                 $0.contains(r.quad.center) || r.quad.contains($0.center) && !r.isBlob && (r.kind == .matrix || r.quad.area < 2 * $0.area)
             }) {
                 return false
             }
-            if aroundTracked(r) && !Self.aroundTrackedTurn(calls, every: options.retryPassesEvery) { return false }
             // A region of a kind no enabled symbology has is neither decoded nor reported.
             if r.kind == .linear && !hasLinear { return false }
             if r.kind == .matrix && !hasMatrix { return false }
+            if r.isBlob, let k = skipping.firstIndex(where: { r.quad.contains($0.center) }) {
+                if Self.aroundTrackedTurn(calls, every: options.retryPassesEvery, phase: k) { aroundTracked.append(r) }
+                return false
+            }
             if r.verified || r.outlinedByFinderPatterns { return true }
             guard unverified > 0 else {
                 // Past the budget: not tried on this frame, and left alone as the tried ones are.
@@ -212,7 +217,9 @@ public final class BarcodeDetector {
             unverified -= 1
             return true
         }
-        let locatedDecodes = firstDecodes(regions, in: luma, aroundTracked: regions.map(aroundTracked))
+        let isAroundTracked = regions.map { _ in false } + aroundTracked.map { _ in true }
+        regions += aroundTracked
+        let locatedDecodes = firstDecodes(regions, in: luma, aroundTracked: isAroundTracked)
         let (expected, expectedDecoded) = finishExpected()
         // Verified 1D regions the first decodes left unread (or read without an outline): their strips
         // fused over frames, beside `refined`'s batches, for those refining leaves unread.
@@ -220,7 +227,8 @@ public final class BarcodeDetector {
             regions[$0].verified && regions[$0].kind == .linear && locatedDecodes[$0].allSatisfy(\.quad.isDegenerate)
         }
         var finishFused: ([Bool]) -> [[Detection]] = { _ in [] }
-        let both = refined(groups: [regions, expected], decoded: locatedDecodes + expectedDecoded, in: luma, wholeFrame: true) {
+        let both = refined(groups: [regions, expected], decoded: locatedDecodes + expectedDecoded, in: luma, wholeFrame: true,
+                           unrecorded: isAroundTracked) {
             finishFused = self.startFused(unread.map { regions[$0] }, in: luma)
         }
         let results = both[0]
@@ -231,10 +239,13 @@ public final class BarcodeDetector {
         var read = results
         let fuse = unread.map { results[$0].isEmpty }
         for (i, codes) in zip(unread, finishFused(fuse)) where !codes.isEmpty { read[i] = codes }
-        for (region, codes) in zip(regions, read) {
+        for (i, (region, codes)) in zip(regions, read).enumerated() {
             if codes.isEmpty {
                 if region.verified { located.append(region) }
-                if !region.verified, options.quietFrames > 0 { quiet.append((region.quad, calls + UInt64(options.quietFrames) + 1)) }
+                // A blob around a tracked code is not left alone: its outline holds the code's surroundings.
+                if !region.verified, !isAroundTracked[i], options.quietFrames > 0 {
+                    quiet.append((region.quad, calls + UInt64(options.quietFrames) + 1))
+                }
             } else {
                 // Tracked codes read again there are their re-decodes' business.
                 merge(Self.outside(skipping, codes), into: &found)
@@ -295,15 +306,16 @@ public final class BarcodeDetector {
         return (!ledger.allPasses(region, every: every), ledger.blobScansLinear(region, every: every))
     }
 
-    /// Whether call `call` decodes the blobs of texture wrapped around tracked codes: one call in
-    /// twice `every` (`DetectorOptions.retryPassesEvery`; 0: every call). Such a blob is a tracked
-    /// code with what lies around it, whose outline changes as the code moves: the miss ledger
-    /// cannot rest its place. On camera seed 13 one holds a blurred QR code that the localizer's
-    /// finder patterns do not outline: read from frame 167 instead of 176, for 3.4 % more instructions
-    /// (one thread; 7.0 % at one call in `every`, 11 % with the ledger resting them); the six other
-    /// seeds gave the same JSON Lines (all symbologies).
-    static func aroundTrackedTurn(_ call: UInt64, every: Int) -> Bool {
-        every <= 0 || call % UInt64(2 * every) == 0
+    /// Whether call `call` decodes a blob of texture wrapped around tracked code `phase` (its index
+    /// among the tracked codes: blobs around different codes take turns on different calls): one
+    /// call in twice `every` (`DetectorOptions.retryPassesEvery`; 0: every call). Such a blob is a
+    /// tracked code with what lies around it, whose outline changes as the code moves: the miss
+    /// ledger cannot rest its place, and leaves it out. On camera seed 13 one holds a blurred QR
+    /// code that the localizer's finder patterns do not outline: read from frame 167 instead of
+    /// 176, for 4.6 % more instructions (one thread; 7.0 % at one call in `every`, 11 % with the
+    /// ledger resting them); the six other seeds gave the same JSON Lines (all symbologies).
+    static func aroundTrackedTurn(_ call: UInt64, every: Int, phase: Int) -> Bool {
+        every <= 0 || (call + UInt64(phase)) % UInt64(2 * every) == 0
     }
 
     /// Tracked codes' regions at `quads` (of `kinds`) measured (`measured`) and given their first
@@ -332,11 +344,16 @@ public final class BarcodeDetector {
     /// `groups`' regions (flattened) with their first decodes `decoded` recorded in the miss
     /// ledger and refined as `decodeRefined` says, each group's results apart. `recorded` is called
     /// once the ledger holds this call's misses, before the refining batches (`startFused`).
+    /// Where `unrecorded[i]` (flattened; a blob around a tracked code, not decoded as its place's
+    /// misses say), region `i`'s place counts no miss.
     private func refined(groups: [[LocatedRegion]], decoded: [[Detection]], in luma: LumaImage, wholeFrame: Bool,
-                         recorded: () -> Void = {}) -> [[[Detection]]] {
+                         unrecorded: [Bool] = [], recorded: () -> Void = {}) -> [[[Detection]]] {
         let all = groups.flatMap { $0 }
         let every = options.retryPassesEvery
-        if every > 0 { misses.record(all, read: decoded.map { !$0.isEmpty }, forgettingOthers: wholeFrame) }
+        if every > 0 {
+            let read = decoded.indices.map { !decoded[$0].isEmpty || $0 < unrecorded.count && unrecorded[$0] }
+            misses.record(all, read: read, forgettingOthers: wholeFrame)
+        }
         recorded()
         var results = Self.split(decoded, counts: groups.map(\.count))
         // A tall region no pass read: a code's bars may have joined other texture beside them
@@ -447,7 +464,7 @@ public final class BarcodeDetector {
     static let tallRegionsPerCall = 2
 
     /// Places where regions went unread on the last calls (`DetectorOptions.retryPassesEvery`).
-    private var misses = MissLedger()
+    private(set) var misses = MissLedger()
 
     /// Each of `regions` decoded on the pool; results in region order. Where `firstPassOnly[i]`,
     /// region `i` gets the first pass only; where `linearInBlob[i]` is false, a blob of texture is

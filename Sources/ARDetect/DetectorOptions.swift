@@ -19,7 +19,8 @@ public struct DetectorOptions: Equatable, Sendable {
     /// is faster and misses small 1D codes; region passes always scan every line.
     public var scanDensity: Int
     /// `full`: most unread code-like regions given extra passes per frame (0 = zbar's full-frame scan
-    /// only). `regions`: most unverified regions decoded per frame (verified ones are always decoded).
+    /// only). `regions`: most unverified regions decoded per frame (verified ones are always decoded,
+    /// and so are blobs around tracked codes on their turn: `BarcodeDetector.aroundTrackedTurn`).
     public var maxRegions: Int
     /// Video (`regions`): frames an unverified region that no pass read is left alone while it stays
     /// in place (its cells lie within it, grown by a cell); then it is measured and tried again.

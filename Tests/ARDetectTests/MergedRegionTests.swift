@@ -88,6 +88,29 @@ final class MergedRegionTests: XCTestCase {
         XCTAssertEqual(scan(still), [qr])
     }
 
+    func testABlobAroundATrackedCodeCountsNoMissAndTakesItsTurnByTheTrackedCode() throws {
+        // The frame above read for SQ codes only (2D, none there): the blob around the tracked card reads nothing.
+        let pixels = try fixture("blob-around-tracked-code.pgm", width: 700, height: 720)
+        let tracked = Quad(topLeft: Point(x: 203, y: 139), topRight: Point(x: 492, y: 190),
+                           bottomRight: Point(x: 493, y: 300), bottomLeft: Point(x: 164, y: 241))
+        var video = DetectorOptions(locate: .regions, threads: 1)
+        video.retryPassesEvery = 3
+        let detector = try BarcodeDetector(symbologies: Symbology.parseList("sqcode"), options: video)
+        try pixels.withUnsafeBytes {
+            let luma = LumaImage(base: $0.baseAddress!, width: 700, height: 720, stride: 700)
+            let blob = try XCTUnwrap(detector.locate(luma).first { $0.isBlob && $0.quad.contains(tracked.center) })
+            for call in 1...6 {
+                XCTAssertEqual(detector.scan(luma, skipping: [tracked]).codes.map(\.text), [])
+                // Decoded on call 6 without its place's misses deciding how: it counts none.
+                XCTAssertEqual(detector.misses.misses(at: blob), 0, "call \(call)")
+            }
+        }
+        // Turns: one call in twice `every`, blobs around different tracked codes on different calls.
+        XCTAssertEqual((1...12).filter { BarcodeDetector.aroundTrackedTurn(UInt64($0), every: 3, phase: 0) }, [6, 12])
+        XCTAssertEqual((1...12).filter { BarcodeDetector.aroundTrackedTurn(UInt64($0), every: 3, phase: 2) }, [4, 10])
+        XCTAssertEqual((1...3).filter { BarcodeDetector.aroundTrackedTurn(UInt64($0), every: 0, phase: 1) }, [1, 2, 3])
+    }
+
     func testAWindowIsCutAcrossTheBarsAroundThePointInsideTheRegion() throws {
         let r = LocatedRegion(kind: .linear, quad: Quad(topLeft: Point(x: 0, y: 0), topRight: Point(x: 100, y: 0),
                                                          bottomRight: Point(x: 100, y: 80), bottomLeft: Point(x: 0, y: 80)),
