@@ -1,3 +1,4 @@
+import ARCodeGen
 import ARCore
 @testable import ARElements
 import ARGst
@@ -228,6 +229,87 @@ final class TrackTests: XCTestCase {
         }
         // With the ghost's look kept, the print alone would look like it: `tracked` to the end.
         XCTAssertEqual(states, [.detected, .detected, .detected, .tracked, .occluded, .occluded])
+    }
+
+    /// A code read once more in its ghost over strong print (H.264's next frame after its card is
+    /// gone: the bars blended into what was behind them), on the frame its place first stops looking
+    /// like it, keeps its crisp look: the print left there looks like the ghost, not like the code,
+    /// and the track is occluded instead of drawn on the print until expiry.
+    func testACodeReadInItsGhostOverStrongPrintIsOccludedOnceItIsGone() throws {
+        // Print beneath: stripes across the bars, 12 px, 90 and 250 (more contrast than the ghost's bars).
+        var print = TestFrame(width: 320, height: 240)
+        for y in 0..<240 { for x in 0..<320 { print.image[x, y] = (y / 12) % 2 == 0 ? 90 : 250 } }
+        var crisp = print
+        _ = try CodeRenderer().render(CodeMatrix.code128("GHOST-128"),
+                                      placement: CodePlacement(center: Point(x: 160, y: 120), moduleSize: 2, barHeight: 60),
+                                      into: &crisp.image)
+        // The code at 35 % of its contrast over the print: still read on every scan line.
+        var ghost = print
+        for i in ghost.image.pixels.indices {
+            ghost.image.pixels[i] = UInt8(Double(print.image.pixels[i]) - Double(255 - Int(crisp.image.pixels[i])) * 0.35)
+        }
+        let h = Harness("arbarcodetrack detect-mode=sync", caps: crisp.i420Caps)
+        var states: [TrackState] = []
+        for (i, f) in [crisp, crisp, ghost, print, print, print].enumerated() {
+            let regions = try XCTUnwrap(h.process(f.i420, ptsNanoseconds: UInt64(i) * frameNs)).regions
+            XCTAssertTrue(regions.allSatisfy { $0.text == "GHOST-128" && $0.trackID == 1 }, "frame \(i)")
+            states += regions.map(\.state)
+        }
+        // With the ghost's look taken, the print would look like it: `tracked` to the end.
+        XCTAssertEqual(states, [.detected, .detected, .detected, .tracked, .occluded, .occluded])
+    }
+
+    /// Async: the worker's reading of the ghost, made on the frame the code's place first stopped
+    /// looking like it and collected on a later one, keeps the crisp look too.
+    func testAnAsyncReadingOfACodesGhostKeepsItsCrispLook() throws {
+        var print = TestFrame(width: 320, height: 240)
+        for y in 0..<240 { for x in 0..<320 { print.image[x, y] = (y / 12) % 2 == 0 ? 90 : 250 } }
+        var crisp = print
+        _ = try CodeRenderer().render(CodeMatrix.code128("GHOST-128"),
+                                      placement: CodePlacement(center: Point(x: 160, y: 120), moduleSize: 2, barHeight: 60),
+                                      into: &crisp.image)
+        var ghost = print
+        for i in ghost.image.pixels.indices {
+            ghost.image.pixels[i] = UInt8(Double(print.image.pixels[i]) - Double(255 - Int(crisp.image.pixels[i])) * 0.35)
+        }
+        let executor = SteppedExecutor()
+        ArBarcodeTrack.workerExecutor = { executor }
+        defer { ArBarcodeTrack.workerExecutor = nil }
+        let h = Harness("arbarcodetrack detect-mode=async", caps: crisp.i420Caps)
+        var states: [TrackState] = []
+        for (i, f) in [crisp, crisp, crisp, crisp, ghost, print, print, print, print].enumerated() {
+            let regions = try XCTUnwrap(h.process(f.i420, ptsNanoseconds: UInt64(i) * frameNs)).regions
+            XCTAssertTrue(regions.allSatisfy { $0.text == "GHOST-128" && $0.trackID == 1 }, "frame \(i)")
+            states += regions.map(\.state)
+            XCTAssertTrue(executor.runNext(), "frame \(i)")
+        }
+        // Frame 0's scan is collected on frame 1; the ghost is read on frame 4 (a re-decode), collected on frame 5.
+        XCTAssertEqual(states, [.detected, .detected, .detected, .tracked, .detected, .tracked, .occluded, .occluded])
+    }
+
+    /// A code whose place stops looking like its last look while it is still read there on the
+    /// next frame too (here: printed inverted in its place) takes its new look: when it is then
+    /// not read (its finder patterns' middles rubbed out), its place still looks like it.
+    func testACodeReadOnTwoFramesInARowWithANewLookTakesIt() throws {
+        var crisp = TestFrame(width: 240, height: 240)
+        crisp.addQR("NEW LOOK", x: 120, y: 120, module: 4)
+        var inverted = crisp
+        for i in inverted.image.pixels.indices { inverted.image.pixels[i] = 255 - crisp.image.pixels[i] }
+        // Each finder pattern's 3 × 3 middle filled with its ring's colour: not read, the same look.
+        var rubbed = inverted
+        let corner = try XCTUnwrap(crisp.truth.first).quad.corners
+        for (cx, cy) in [(corner[0].x + 14, corner[0].y + 14), (corner[1].x - 14, corner[1].y + 14), (corner[3].x + 14, corner[3].y - 14)] {
+            for y in Int(cy) - 6..<Int(cy) + 6 { for x in Int(cx) - 6..<Int(cx) + 6 { rubbed.image[x, y] = 0 } }
+        }
+        var states: [TrackState] = []
+        let h = Harness("arbarcodetrack detect-mode=sync", caps: crisp.i420Caps)
+        for (i, f) in [crisp, crisp, inverted, inverted, rubbed, rubbed, rubbed].enumerated() {
+            let regions = try XCTUnwrap(h.process(f.i420, ptsNanoseconds: UInt64(i) * frameNs)).regions
+            XCTAssertTrue(regions.allSatisfy { $0.text == "NEW LOOK" && $0.trackID == 1 }, "frame \(i)")
+            states += regions.map(\.state)
+        }
+        // Kept from its first frame to the end, the old look would have it occluded on the second rubbed frame.
+        XCTAssertEqual(states, [.detected, .detected, .detected, .detected, .tracked, .tracked, .tracked])
     }
 
     func testACodeOnACardSlidIntoPlaceOverAnotherIsTrackedWhileTheOtherIsOccluded() throws {

@@ -34,11 +34,15 @@ final class TrackingStage {
     /// since then its place has not looked like it.
     private var looks: [UInt64: Appearance] = [:]
     private var unlike: [UInt64: Int] = [:]
+    /// Per track: the frame from which its place has not looked like its code (while it has not).
+    private var unlikeSince: [UInt64: UInt64] = [:]
+    /// Per track: readings in a row made on the first frame its place did not look like its code.
+    private var readUnlike: [UInt64: Int] = [:]
     /// Per occluded track: frames in a row its place has looked like its code.
     private var like: [UInt64: Int] = [:]
     /// Looks of the detections carried onto the frame in progress, taken on the frames they were
     /// decoded on (where the code was), at their carried quads.
-    private var carriedLooks: [(quad: Quad, look: Appearance)] = []
+    private var carriedLooks: [(quad: Quad, look: Appearance, frame: UInt64)] = []
     /// Whether to report tracks whose code is not seen as `occluded`.
     private var detectOcclusion = true
     /// Frames in a row a track's place must look unlike its code before it is `occluded` (two: 67 ms at 30 fps).
@@ -87,6 +91,8 @@ final class TrackingStage {
         smoothers = [:]
         looks = [:]
         unlike = [:]
+        unlikeSince = [:]
+        readUnlike = [:]
         like = [:]
     }
 
@@ -190,6 +196,7 @@ final class TrackingStage {
                 like[t.id] = 0
                 let n = (unlike[t.id] ?? 0) + 1
                 unlike[t.id] = n
+                if n == 1 { unlikeSince[t.id] = frameIndex }
                 if n >= Self.occlusionFrames { occluded.insert(t.id) }
             }
         }
@@ -225,7 +232,7 @@ final class TrackingStage {
                 let looksThere = look.flatMap { l in current.flatMap { Appearance($0, quad: moved.quad) }.map { $0.matches(l) } } ?? false
                 guard readSinceHidden || looksThere else { return nil }
             }
-            if let look { carriedLooks.append((moved.quad, look)) }
+            if let look { carriedLooks.append((moved.quad, look, index)) }
             return moved
         }
     }
@@ -281,19 +288,32 @@ final class TrackingStage {
             smoothers[t.id] = nil
             looks[t.id] = nil
             unlike[t.id] = nil
+            unlikeSince[t.id] = nil
+            readUnlike[t.id] = nil
             like[t.id] = nil
         }
         // A code's look is taken where it was decoded: on the frame it was read on.
         if detectOcclusion, let cur = current {
+            for t in update.tracks where t.state != .detected { readUnlike[t.id] = nil }
             for t in update.tracks where t.state == .detected {
+                defer { unlike[t.id] = 0 }
                 let carried = carriedLooks.first { $0.quad.contains(t.quad.center) || t.quad.contains($0.quad.center) }
+                // Read on the very frame its place stopped looking like it: perhaps the code's ghost
+                // (H.264's next frame after its card is gone: the bars blended into what was behind
+                // them), whose look would match what is left there and keep the track drawn until
+                // expiry. The old look stays, unless the code is read so on the next frame too.
+                if unlikeSince[t.id] == (carried?.frame ?? frameIndex) {
+                    let n = (readUnlike[t.id] ?? 0) + 1
+                    readUnlike[t.id] = n
+                    if n < Self.occlusionFrames { continue }
+                }
+                readUnlike[t.id] = nil
                 // A much flatter look does not replace a crisp one: a code read as it fades out (its
                 // ghost in H.264's next frames) would leave its place matching that ghost after it is gone.
                 if let look = carried?.look ?? Appearance(cur, quad: t.quad),
                    look.contrast >= Self.flatterLook * (looks[t.id]?.contrast ?? 0) {
                     looks[t.id] = look
                 }
-                unlike[t.id] = 0
             }
         }
         carriedLooks = []
