@@ -312,6 +312,38 @@ final class TrackTests: XCTestCase {
         XCTAssertEqual(states, [.detected, .detected, .detected, .detected, .tracked, .tracked, .tracked])
     }
 
+    /// A card with a 1D code slid over a tracked 1D code, its bars at another angle: the place stops
+    /// looking like the tracked code, the card's code is read there and tracked on that very frame,
+    /// and the code underneath is occluded. A card whose bars lie along the tracked code's (as a
+    /// misreading of that code would) waits for the occlusion, a frame later.
+    func testA1DCardSlidOverATracked1DCodeAtAnotherAngleIsTrackedOnItsFirstFrame() throws {
+        func frames(overAngle: Double) throws -> (under: TestFrame, over: TestFrame) {
+            var under = TestFrame(width: 320, height: 240)
+            _ = try CodeRenderer().render(CodeMatrix.code128("UNDER-128"),
+                                          placement: CodePlacement(center: Point(x: 160, y: 120), moduleSize: 2, barHeight: 50),
+                                          into: &under.image)
+            var over = under
+            for y in 40..<200 { for x in 20..<300 { over.image[x, y] = 255 } }
+            _ = try CodeRenderer().render(CodeMatrix.code128("OVER-128"),
+                                          placement: CodePlacement(center: Point(x: 160, y: 124), moduleSize: 2,
+                                                                   rotationDegrees: overAngle, barHeight: 50),
+                                          into: &over.image)
+            return (under, over)
+        }
+        for (angle, expected) in [(20.0, ["OVER-128 detected", "UNDER-128 occluded"]), (0.0, ["UNDER-128 tracked"])] {
+            let (under, over) = try frames(overAngle: angle)
+            let h = Harness("arbarcodetrack detect-mode=sync", caps: under.i420Caps)
+            var seen: [[String]] = []
+            for (i, f) in [under, under, over, over].enumerated() {
+                let regions = try XCTUnwrap(h.process(f.i420, ptsNanoseconds: UInt64(i) * frameNs)).regions
+                seen.append(regions.map { "\($0.text) \($0.state)" }.sorted())
+            }
+            XCTAssertEqual(seen[1], ["UNDER-128 detected"], "angle \(angle)")
+            XCTAssertEqual(seen[2], expected, "angle \(angle): the first frame of the card")
+            XCTAssertEqual(seen[3], ["OVER-128 detected", "UNDER-128 occluded"], "angle \(angle)")
+        }
+    }
+
     func testACodeOnACardSlidIntoPlaceOverAnotherIsTrackedWhileTheOtherIsOccluded() throws {
         var under = TestFrame(width: 240, height: 240)
         under.addQR("UNDER", x: 120, y: 120, module: 4)

@@ -173,10 +173,45 @@ final class TrackingStage {
     }
 
     /// The quads of `tracks` whose code is seen where they are: full scans leave these to the tracks'
-    /// re-decodes. An occluded track's place is scanned afresh (another code may be in front of it).
+    /// re-decodes. An occluded track's place is scanned afresh (another code may be in front of it),
+    /// and so is one whose place has stopped looking like its code (a card sliding over it).
     func seenQuads(_ tracks: [Track]) -> [Quad] {
         let occluded = tracker.occludedIDs
-        return tracks.filter { !occluded.contains($0.id) }.map(\.quad)
+        return tracks.filter { !occluded.contains($0.id) && (unlike[$0.id] ?? 0) == 0 }.map(\.quad)
+    }
+
+    /// Least angle between a 1D reading's bars and a track's for the reading to be another code's
+    /// (degrees): a misreading of the tracked code lies along its bars.
+    static let coveringAngle = 8.0
+
+    /// Marks occluded the live tracks whose place has stopped looking like their code, whose code
+    /// is not among `detections`, and over which another code is read: a QR code, or a 1D code with
+    /// a measured outline whose bars lie at least `coveringAngle` from the track's (a card slid over
+    /// it). That code then starts its track on this frame instead of waiting for the occlusion.
+    private func markCovered(by detections: [Detection]) {
+        let occluded = tracker.occludedIDs
+        let covered = tracker.liveTracks.filter { t in
+            (unlike[t.id] ?? 0) > 0 && !occluded.contains(t.id)
+                && !detections.contains { $0.symbology == t.symbology && $0.payload == t.payload }
+                && detections.contains { d in
+                    d.payload != t.payload && t.quad.contains(d.quad.center)
+                        && (Detection.isSelfChecking(symbology: d.symbology)
+                            || d.outlineComplete && Self.axisDifference(d.quad, t.quad) >= Self.coveringAngle)
+                }
+        }
+        if !covered.isEmpty { tracker.markOccluded(occluded.union(covered.map(\.id))) }
+    }
+
+    /// Angle between the reading directions of two quads (top edges, averaged with the bottom
+    /// ones), degrees, 0…90.
+    static func axisDifference(_ a: Quad, _ b: Quad) -> Double {
+        func axis(_ q: Quad) -> Double {
+            let v = (q.corners[1] - q.corners[0]) + (q.corners[2] - q.corners[3])
+            return atan2(v.y, v.x)
+        }
+        var d = abs(axis(a) - axis(b)).truncatingRemainder(dividingBy: .pi)
+        if d > .pi / 2 { d = .pi - d }
+        return d * 180 / .pi
     }
 
     /// Marks occluded the tracks whose place has not looked like their code for `occlusionFrames`
@@ -267,6 +302,7 @@ final class TrackingStage {
     @discardableResult
     func finish(_ detections: [Detection], located: [BarcodeRegion] = [], frame: VideoFrame)
         -> (update: TrackerUpdate, events: TrackEvents.Frame) {
+        if detectOcclusion { markCovered(by: detections) }
         let update = tracker.update(detections: detections, timestampNanoseconds: timestamp)
         refusedTracks += update.refused
         history.record(frame: frameIndex, tracks: update.tracks)
