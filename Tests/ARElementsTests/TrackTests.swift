@@ -216,19 +216,47 @@ final class TrackTests: XCTestCase {
         var crisp = print
         crisp.addQR("GHOST", x: 120, y: 120, module: 4)
         // The code at 30 % of its contrast over the print: still read, a quarter as contrasted.
+        let ghost = Self.ghost(of: crisp, over: print, contrast: 0.3)
+        let h = Harness("arbarcodetrack detect-mode=sync", caps: crisp.i420Caps)
+        // With the ghost's look kept, the print alone would look like it: `tracked` to the end.
+        XCTAssertEqual(try states(of: "GHOST", h, [crisp, crisp, ghost, print, print, print]),
+                       [.detected, .detected, .detected, .tracked, .occluded, .occluded])
+    }
+
+    /// `crisp` (a code drawn over `print`) faded to `contrast` of the code's own over `print`: its
+    /// ghost in H.264's next frames after the code is gone.
+    private static func ghost(of crisp: TestFrame, over print: TestFrame, contrast: Double) -> TestFrame {
         var ghost = print
         for i in ghost.image.pixels.indices {
-            ghost.image.pixels[i] = UInt8(Double(print.image.pixels[i]) - Double(255 - Int(crisp.image.pixels[i])) * 0.3)
+            ghost.image.pixels[i] = UInt8(Double(print.image.pixels[i]) - Double(255 - Int(crisp.image.pixels[i])) * contrast)
         }
-        let h = Harness("arbarcodetrack detect-mode=sync", caps: crisp.i420Caps)
+        return ghost
+    }
+
+    /// The states of `text`'s track (id 1, the only one) on `frames` pushed through `h`, one frame
+    /// apart; with `executor`, its next job is run after each frame.
+    private func states(of text: String, _ h: Harness, _ frames: [TestFrame], executor: SteppedExecutor? = nil) throws -> [TrackState] {
         var states: [TrackState] = []
-        for (i, f) in [crisp, crisp, ghost, print, print, print].enumerated() {
+        for (i, f) in frames.enumerated() {
             let regions = try XCTUnwrap(h.process(f.i420, ptsNanoseconds: UInt64(i) * frameNs)).regions
-            XCTAssertTrue(regions.allSatisfy { $0.text == "GHOST" && $0.trackID == 1 }, "frame \(i)")
+            XCTAssertTrue(regions.allSatisfy { $0.text == text && $0.trackID == 1 }, "frame \(i)")
             states += regions.map(\.state)
+            if let executor { XCTAssertTrue(executor.runNext(), "frame \(i)") }
         }
-        // With the ghost's look kept, the print alone would look like it: `tracked` to the end.
-        XCTAssertEqual(states, [.detected, .detected, .detected, .tracked, .occluded, .occluded])
+        return states
+    }
+
+    /// A Code 128 code over print of stripes across its bars (12 px, 90 and 250: more contrast than
+    /// its ghost's bars), the print alone, and the code's ghost at 35 % of its contrast (still read
+    /// on every scan line; its look unlike the code's, the print's like it).
+    private static func codeOverStripes() throws -> (crisp: TestFrame, print: TestFrame, ghost: TestFrame) {
+        var print = TestFrame(width: 320, height: 240)
+        for y in 0..<240 { for x in 0..<320 { print.image[x, y] = (y / 12) % 2 == 0 ? 90 : 250 } }
+        var crisp = print
+        _ = try CodeRenderer().render(CodeMatrix.code128("GHOST-128"),
+                                      placement: CodePlacement(center: Point(x: 160, y: 120), moduleSize: 2, barHeight: 60),
+                                      into: &crisp.image)
+        return (crisp, print, ghost(of: crisp, over: print, contrast: 0.35))
     }
 
     /// A code read once more in its ghost over strong print (H.264's next frame after its card is
@@ -236,55 +264,24 @@ final class TrackTests: XCTestCase {
     /// like it, keeps its crisp look: the print left there looks like the ghost, not like the code,
     /// and the track is occluded instead of drawn on the print until expiry.
     func testACodeReadInItsGhostOverStrongPrintIsOccludedOnceItIsGone() throws {
-        // Print beneath: stripes across the bars, 12 px, 90 and 250 (more contrast than the ghost's bars).
-        var print = TestFrame(width: 320, height: 240)
-        for y in 0..<240 { for x in 0..<320 { print.image[x, y] = (y / 12) % 2 == 0 ? 90 : 250 } }
-        var crisp = print
-        _ = try CodeRenderer().render(CodeMatrix.code128("GHOST-128"),
-                                      placement: CodePlacement(center: Point(x: 160, y: 120), moduleSize: 2, barHeight: 60),
-                                      into: &crisp.image)
-        // The code at 35 % of its contrast over the print: still read on every scan line.
-        var ghost = print
-        for i in ghost.image.pixels.indices {
-            ghost.image.pixels[i] = UInt8(Double(print.image.pixels[i]) - Double(255 - Int(crisp.image.pixels[i])) * 0.35)
-        }
+        let (crisp, print, ghost) = try Self.codeOverStripes()
         let h = Harness("arbarcodetrack detect-mode=sync", caps: crisp.i420Caps)
-        var states: [TrackState] = []
-        for (i, f) in [crisp, crisp, ghost, print, print, print].enumerated() {
-            let regions = try XCTUnwrap(h.process(f.i420, ptsNanoseconds: UInt64(i) * frameNs)).regions
-            XCTAssertTrue(regions.allSatisfy { $0.text == "GHOST-128" && $0.trackID == 1 }, "frame \(i)")
-            states += regions.map(\.state)
-        }
         // With the ghost's look taken, the print would look like it: `tracked` to the end.
-        XCTAssertEqual(states, [.detected, .detected, .detected, .tracked, .occluded, .occluded])
+        XCTAssertEqual(try states(of: "GHOST-128", h, [crisp, crisp, ghost, print, print, print]),
+                       [.detected, .detected, .detected, .tracked, .occluded, .occluded])
     }
 
     /// Async: the worker's reading of the ghost, made on the frame the code's place first stopped
     /// looking like it and collected on a later one, keeps the crisp look too.
     func testAnAsyncReadingOfACodesGhostKeepsItsCrispLook() throws {
-        var print = TestFrame(width: 320, height: 240)
-        for y in 0..<240 { for x in 0..<320 { print.image[x, y] = (y / 12) % 2 == 0 ? 90 : 250 } }
-        var crisp = print
-        _ = try CodeRenderer().render(CodeMatrix.code128("GHOST-128"),
-                                      placement: CodePlacement(center: Point(x: 160, y: 120), moduleSize: 2, barHeight: 60),
-                                      into: &crisp.image)
-        var ghost = print
-        for i in ghost.image.pixels.indices {
-            ghost.image.pixels[i] = UInt8(Double(print.image.pixels[i]) - Double(255 - Int(crisp.image.pixels[i])) * 0.35)
-        }
+        let (crisp, print, ghost) = try Self.codeOverStripes()
         let executor = SteppedExecutor()
         ArBarcodeTrack.workerExecutor = { executor }
         defer { ArBarcodeTrack.workerExecutor = nil }
         let h = Harness("arbarcodetrack detect-mode=async", caps: crisp.i420Caps)
-        var states: [TrackState] = []
-        for (i, f) in [crisp, crisp, crisp, crisp, ghost, print, print, print, print].enumerated() {
-            let regions = try XCTUnwrap(h.process(f.i420, ptsNanoseconds: UInt64(i) * frameNs)).regions
-            XCTAssertTrue(regions.allSatisfy { $0.text == "GHOST-128" && $0.trackID == 1 }, "frame \(i)")
-            states += regions.map(\.state)
-            XCTAssertTrue(executor.runNext(), "frame \(i)")
-        }
         // Frame 0's scan is collected on frame 1; the ghost is read on frame 4 (a re-decode), collected on frame 5.
-        XCTAssertEqual(states, [.detected, .detected, .detected, .tracked, .detected, .tracked, .occluded, .occluded])
+        XCTAssertEqual(try states(of: "GHOST-128", h, [crisp, crisp, crisp, crisp, ghost, print, print, print, print], executor: executor),
+                       [.detected, .detected, .detected, .tracked, .detected, .tracked, .occluded, .occluded])
     }
 
     /// A code whose place stops looking like its last look while it is still read there on the
@@ -301,15 +298,10 @@ final class TrackTests: XCTestCase {
         for (cx, cy) in [(corner[0].x + 14, corner[0].y + 14), (corner[1].x - 14, corner[1].y + 14), (corner[3].x + 14, corner[3].y - 14)] {
             for y in Int(cy) - 6..<Int(cy) + 6 { for x in Int(cx) - 6..<Int(cx) + 6 { rubbed.image[x, y] = 0 } }
         }
-        var states: [TrackState] = []
         let h = Harness("arbarcodetrack detect-mode=sync", caps: crisp.i420Caps)
-        for (i, f) in [crisp, crisp, inverted, inverted, rubbed, rubbed, rubbed].enumerated() {
-            let regions = try XCTUnwrap(h.process(f.i420, ptsNanoseconds: UInt64(i) * frameNs)).regions
-            XCTAssertTrue(regions.allSatisfy { $0.text == "NEW LOOK" && $0.trackID == 1 }, "frame \(i)")
-            states += regions.map(\.state)
-        }
         // Kept from its first frame to the end, the old look would have it occluded on the second rubbed frame.
-        XCTAssertEqual(states, [.detected, .detected, .detected, .detected, .tracked, .tracked, .tracked])
+        XCTAssertEqual(try states(of: "NEW LOOK", h, [crisp, crisp, inverted, inverted, rubbed, rubbed, rubbed]),
+                       [.detected, .detected, .detected, .detected, .tracked, .tracked, .tracked])
     }
 
     /// A card with a 1D code slid over a tracked 1D code, its bars at another angle: the place stops

@@ -416,7 +416,8 @@ struct TrackingSettings: Sendable {
                   path.appending(path: \.confirm), range: 1...8),
             .bool("occlusion", "Detect occlusion",
                   "Report a track as 'occluded' when its place has not looked like its code for 2 frames in a row (covered, torn "
-                      + "off, out of the frame): kept unmoved under its id until expiry, back when its code is read again or its place "
+                      + "off, out of the frame), or on the first such frame when another code is read over it and its own is not (a QR "
+                      + "code, or a 1D code at 8 degrees or more from its bars): kept unmoved under its id until expiry, back when its code is read again or its place "
                       + "looks like it for 2 frames in a row; aroverlay does not draw it. false: such tracks stay 'tracked' at their last place until expiry",
                   path.appending(path: \.occlusion)),
             ElementStats.property(path.appending(path: \.statsInterval)),
