@@ -336,6 +336,30 @@ final class TrackTests: XCTestCase {
         }
     }
 
+    /// A QR card slid over a tracked 1D code occludes it on the card's first frame; a 1D reading
+    /// along the covered code's bars there (what a misreading of it would be) is not let through
+    /// with it on that frame.
+    func testOnlyTheCoveringCodeIsLetThroughOnTheFirstFrameOfACard() throws {
+        var under = TestFrame(width: 320, height: 240)
+        _ = try CodeRenderer().render(CodeMatrix.code128("UNDER-128"),
+                                      placement: CodePlacement(center: Point(x: 160, y: 120), moduleSize: 2, barHeight: 50),
+                                      into: &under.image)
+        var over = under
+        for y in 40..<200 { for x in 10..<310 { over.image[x, y] = 255 } }
+        over.addQR("OVER QR", x: 70, y: 120, module: 3)
+        _ = try CodeRenderer().render(CodeMatrix.code128("L1"),
+                                      placement: CodePlacement(center: Point(x: 222, y: 120), moduleSize: 1.5, barHeight: 50),
+                                      into: &over.image)
+        let h = Harness("arbarcodetrack detect-mode=sync", caps: under.i420Caps)
+        var seen: [[String]] = []
+        for (i, f) in [under, under, over, over].enumerated() {
+            let regions = try XCTUnwrap(h.process(f.i420, ptsNanoseconds: UInt64(i) * frameNs)).regions
+            seen.append(regions.map { "\($0.text) \($0.state)" }.sorted())
+        }
+        XCTAssertEqual(seen[2], ["OVER QR detected", "UNDER-128 occluded"])
+        XCTAssertEqual(seen[3], ["L1 detected", "OVER QR detected", "UNDER-128 occluded"])
+    }
+
     func testACodeOnACardSlidIntoPlaceOverAnotherIsTrackedWhileTheOtherIsOccluded() throws {
         var under = TestFrame(width: 240, height: 240)
         under.addQR("UNDER", x: 120, y: 120, module: 4)

@@ -43,6 +43,8 @@ final class TrackingStage {
     /// Looks of the detections carried onto the frame in progress, taken on the frames they were
     /// decoded on (where the code was), at their carried quads.
     private var carriedLooks: [(quad: Quad, look: Appearance, frame: UInt64)] = []
+    /// Whether the detections of the frame in progress were read on an earlier frame (`carry`).
+    private var carriedFromEarlier = false
     /// Whether to report tracks whose code is not seen as `occluded`.
     private var detectOcclusion = true
     /// Frames in a row a track's place must look unlike its code before it is `occluded` (two: 67 ms at 30 fps).
@@ -94,6 +96,7 @@ final class TrackingStage {
         unlikeSince = [:]
         readUnlike = [:]
         like = [:]
+        carriedFromEarlier = false
     }
 
     /// Allocates the pyramids of the first frames of `width` × `height` ahead of them (when caps
@@ -146,6 +149,8 @@ final class TrackingStage {
             smoothers = [:]
             looks = [:]
             unlike = [:]
+            unlikeSince = [:]
+            readUnlike = [:]
             like = [:]
         }
         size = (frame.width, frame.height)
@@ -177,29 +182,35 @@ final class TrackingStage {
     /// and so is one whose place has stopped looking like its code (a card sliding over it).
     func seenQuads(_ tracks: [Track]) -> [Quad] {
         let occluded = tracker.occludedIDs
-        return tracks.filter { !occluded.contains($0.id) && (unlike[$0.id] ?? 0) == 0 }.map(\.quad)
+        return tracks.filter { !occluded.contains($0.id) && (!detectOcclusion || (unlike[$0.id] ?? 0) == 0) }.map(\.quad)
     }
 
     /// Least angle between a 1D reading's bars and a track's for the reading to be another code's
     /// (degrees): a misreading of the tracked code lies along its bars.
     static let coveringAngle = 8.0
 
-    /// Marks occluded the live tracks whose place has stopped looking like their code, whose code
-    /// is not among `detections`, and over which another code is read: a QR code, or a 1D code with
-    /// a measured outline whose bars lie at least `coveringAngle` from the track's (a card slid over
-    /// it). That code then starts its track on this frame instead of waiting for the occlusion.
-    private func markCovered(by detections: [Detection]) {
+    /// `detections` (all read on the frame in progress) with the live tracks whose place has
+    /// stopped looking like their code, whose code is not among them, and over which another code
+    /// is read, marked occluded: the code on a card slid over it then starts its track on this frame
+    /// instead of waiting for the occlusion. Such a covering code is a QR code (over any track), or
+    /// over a 1D track a 1D code with a measured outline whose bars lie at least `coveringAngle`
+    /// from the track's. Other readings of other payloads over a covered track are dropped: a
+    /// misreading of the covered code is not let through with the card's code.
+    private func coveringCodes(_ detections: [Detection]) -> [Detection] {
         let occluded = tracker.occludedIDs
-        let covered = tracker.liveTracks.filter { t in
-            (unlike[t.id] ?? 0) > 0 && !occluded.contains(t.id)
-                && !detections.contains { $0.symbology == t.symbology && $0.payload == t.payload }
-                && detections.contains { d in
-                    d.payload != t.payload && t.quad.contains(d.quad.center)
-                        && (Detection.isSelfChecking(symbology: d.symbology)
-                            || d.outlineComplete && Self.axisDifference(d.quad, t.quad) >= Self.coveringAngle)
-                }
+        var covered: [Track] = []
+        func covers(_ d: Detection, _ t: Track) -> Bool {
+            if Detection.isSelfChecking(symbology: d.symbology) { return true }
+            return !Detection.isSelfChecking(symbology: t.symbology) && d.outlineComplete
+                && Self.axisDifference(d.quad, t.quad) >= Self.coveringAngle
         }
-        if !covered.isEmpty { tracker.markOccluded(occluded.union(covered.map(\.id))) }
+        for t in tracker.liveTracks where (unlike[t.id] ?? 0) > 0 && !occluded.contains(t.id)
+            && !detections.contains(where: { $0.symbology == t.symbology && $0.payload == t.payload }) {
+            if detections.contains(where: { $0.payload != t.payload && t.quad.contains($0.quad.center) && covers($0, t) }) { covered.append(t) }
+        }
+        guard !covered.isEmpty else { return detections }
+        tracker.markOccluded(occluded.union(covered.map(\.id)))
+        return detections.filter { d in !covered.contains { t in d.payload != t.payload && t.quad.contains(d.quad.center) && !covers(d, t) } }
     }
 
     /// Angle between the reading directions of two quads (top edges, averaged with the bottom
@@ -253,6 +264,7 @@ final class TrackingStage {
     /// read, and the reading is dropped.
     func carry(_ detections: [Detection], from index: UInt64, pyramid: LumaPyramid?) -> [Detection] {
         guard index != frameIndex else { return detections }
+        carriedFromEarlier = true
         let live = tracker.liveTracks, occluded = tracker.occludedIDs
         return detections.compactMap { d in
             let hidden = live.filter { $0.symbology == d.symbology && $0.payload == d.payload }
@@ -302,7 +314,9 @@ final class TrackingStage {
     @discardableResult
     func finish(_ detections: [Detection], located: [BarcodeRegion] = [], frame: VideoFrame)
         -> (update: TrackerUpdate, events: TrackEvents.Frame) {
-        if detectOcclusion { markCovered(by: detections) }
+        // Readings carried from another frame (a worker's) are not checked against this frame's looks.
+        let detections = detectOcclusion && !carriedFromEarlier ? coveringCodes(detections) : detections
+        carriedFromEarlier = false
         let update = tracker.update(detections: detections, timestampNanoseconds: timestamp)
         refusedTracks += update.refused
         history.record(frame: frameIndex, tracks: update.tracks)
