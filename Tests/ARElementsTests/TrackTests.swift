@@ -304,32 +304,38 @@ final class TrackTests: XCTestCase {
                        [.detected, .detected, .detected, .detected, .tracked, .tracked, .tracked])
     }
 
+    /// A Code 128 code "UNDER-128" (268 × 50 px, centred in 320 × 240), with `card`: covered by a
+    /// blank white card (300 × 160 px), for codes to be drawn on.
+    private static func codeUnderACard(card: Bool = false) throws -> TestFrame {
+        var f = TestFrame(width: 320, height: 240)
+        _ = try CodeRenderer().render(CodeMatrix.code128("UNDER-128"),
+                                      placement: CodePlacement(center: Point(x: 160, y: 120), moduleSize: 2, barHeight: 50),
+                                      into: &f.image)
+        if card { for y in 40..<200 { for x in 10..<310 { f.image[x, y] = 255 } } }
+        return f
+    }
+
+    /// "text state" of every track on `under`, `under`, `over`, `over` (sync), per frame, sorted.
+    private func seenOnCard(_ under: TestFrame, _ over: TestFrame) throws -> [[String]] {
+        let h = Harness("arbarcodetrack detect-mode=sync", caps: under.i420Caps)
+        return try [under, under, over, over].enumerated().map { i, f in
+            try XCTUnwrap(h.process(f.i420, ptsNanoseconds: UInt64(i) * frameNs)).regions.map { "\($0.text) \($0.state)" }.sorted()
+        }
+    }
+
     /// A card with a 1D code slid over a tracked 1D code, its bars at another angle: the place stops
     /// looking like the tracked code, the card's code is read there and tracked on that very frame,
     /// and the code underneath is occluded. A card whose bars lie along the tracked code's (as a
     /// misreading of that code would) waits for the occlusion, a frame later.
     func testA1DCardSlidOverATracked1DCodeAtAnotherAngleIsTrackedOnItsFirstFrame() throws {
-        func frames(overAngle: Double) throws -> (under: TestFrame, over: TestFrame) {
-            var under = TestFrame(width: 320, height: 240)
-            _ = try CodeRenderer().render(CodeMatrix.code128("UNDER-128"),
-                                          placement: CodePlacement(center: Point(x: 160, y: 120), moduleSize: 2, barHeight: 50),
-                                          into: &under.image)
-            var over = under
-            for y in 40..<200 { for x in 20..<300 { over.image[x, y] = 255 } }
+        for (angle, expected) in [(20.0, ["OVER-128 detected", "UNDER-128 occluded"]), (0.0, ["UNDER-128 tracked"])] {
+            let under = try Self.codeUnderACard()
+            var over = try Self.codeUnderACard(card: true)
             _ = try CodeRenderer().render(CodeMatrix.code128("OVER-128"),
                                           placement: CodePlacement(center: Point(x: 160, y: 124), moduleSize: 2,
-                                                                   rotationDegrees: overAngle, barHeight: 50),
+                                                                   rotationDegrees: angle, barHeight: 50),
                                           into: &over.image)
-            return (under, over)
-        }
-        for (angle, expected) in [(20.0, ["OVER-128 detected", "UNDER-128 occluded"]), (0.0, ["UNDER-128 tracked"])] {
-            let (under, over) = try frames(overAngle: angle)
-            let h = Harness("arbarcodetrack detect-mode=sync", caps: under.i420Caps)
-            var seen: [[String]] = []
-            for (i, f) in [under, under, over, over].enumerated() {
-                let regions = try XCTUnwrap(h.process(f.i420, ptsNanoseconds: UInt64(i) * frameNs)).regions
-                seen.append(regions.map { "\($0.text) \($0.state)" }.sorted())
-            }
+            let seen = try seenOnCard(under, over)
             XCTAssertEqual(seen[1], ["UNDER-128 detected"], "angle \(angle)")
             XCTAssertEqual(seen[2], expected, "angle \(angle): the first frame of the card")
             XCTAssertEqual(seen[3], ["OVER-128 detected", "UNDER-128 occluded"], "angle \(angle)")
@@ -340,22 +346,13 @@ final class TrackTests: XCTestCase {
     /// along the covered code's bars there (what a misreading of it would be) is not let through
     /// with it on that frame.
     func testOnlyTheCoveringCodeIsLetThroughOnTheFirstFrameOfACard() throws {
-        var under = TestFrame(width: 320, height: 240)
-        _ = try CodeRenderer().render(CodeMatrix.code128("UNDER-128"),
-                                      placement: CodePlacement(center: Point(x: 160, y: 120), moduleSize: 2, barHeight: 50),
-                                      into: &under.image)
-        var over = under
-        for y in 40..<200 { for x in 10..<310 { over.image[x, y] = 255 } }
+        let under = try Self.codeUnderACard()
+        var over = try Self.codeUnderACard(card: true)
         over.addQR("OVER QR", x: 70, y: 120, module: 3)
         _ = try CodeRenderer().render(CodeMatrix.code128("L1"),
                                       placement: CodePlacement(center: Point(x: 222, y: 120), moduleSize: 1.5, barHeight: 50),
                                       into: &over.image)
-        let h = Harness("arbarcodetrack detect-mode=sync", caps: under.i420Caps)
-        var seen: [[String]] = []
-        for (i, f) in [under, under, over, over].enumerated() {
-            let regions = try XCTUnwrap(h.process(f.i420, ptsNanoseconds: UInt64(i) * frameNs)).regions
-            seen.append(regions.map { "\($0.text) \($0.state)" }.sorted())
-        }
+        let seen = try seenOnCard(under, over)
         XCTAssertEqual(seen[2], ["OVER QR detected", "UNDER-128 occluded"])
         XCTAssertEqual(seen[3], ["L1 detected", "OVER QR detected", "UNDER-128 occluded"])
     }
