@@ -4,6 +4,13 @@ import Foundation
 @inlinable @inline(__always)
 public func dot(_ a: Point, _ b: Point) -> Double { a.x * b.x + a.y * b.y }
 
+/// Difference between two axis angles (radians, modulo π: a line's direction either way), 0…π/2.
+public func axisDifference(_ a: Double, _ b: Double) -> Double {
+    var d = abs(a - b).truncatingRemainder(dividingBy: .pi)
+    if d > .pi / 2 { d = .pi - d }
+    return d
+}
+
 /// A point in frame pixels: x to the right, y down, origin at the top-left corner of the frame.
 public struct Point: Hashable, Sendable {
     /// Horizontal position in pixels.

@@ -54,3 +54,12 @@ extension Quad {
         return true
     }
 }
+
+extension Quad {
+    /// The direction of the top and bottom edges (corner 0 → 1 and 3 → 2, summed: a code's reading
+    /// direction), radians from the x axis, −π…π.
+    public var readingAxis: Double {
+        let v = (corners[1] - corners[0]) + (corners[2] - corners[3])
+        return atan2(v.y, v.x)
+    }
+}

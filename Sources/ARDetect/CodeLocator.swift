@@ -197,7 +197,7 @@ public struct CodeLocator: Sendable {
             forEach(2) { k in
                 found[k] = k == 0
                     ? self.components(cells, cols: cols, rows: rows, minCells: 2, member: { $0.textured && $0.coherence >= self.minCoherence },
-                                      joins: { a, b in angleDifference(a.angle, b.angle) < 0.3 })
+                                      joins: { a, b in axisDifference(a.angle, b.angle) < 0.3 })
                     : self.components(cells, cols: cols, rows: rows, minCells: 4, member: { $0.textured }, joins: { _, _ in true })
             }
         }
@@ -920,9 +920,3 @@ struct FinderPattern: Hashable {
 
 }
 
-/// Difference between two axis angles (radians, modulo π), 0…π/2.
-private func angleDifference(_ a: Double, _ b: Double) -> Double {
-    var d = abs(a - b).truncatingRemainder(dividingBy: .pi)
-    if d > .pi / 2 { d = .pi - d }
-    return d
-}

@@ -107,4 +107,22 @@ final class GeometryTests: XCTestCase {
         other.topLeft = other.topLeft + Point(x: 1, y: 0)
         XCTAssertEqual(square.maxCornerDistance(to: other), 5)
     }
+
+    func testAxisDifferenceIsModuloAHalfTurnAndAtMostAQuarter() {
+        XCTAssertEqual(axisDifference(0.1, 0.3), 0.2, accuracy: 1e-12)
+        // A line's direction either way is the same axis.
+        XCTAssertEqual(axisDifference(0.1, 0.1 + .pi), 0, accuracy: 1e-12)
+        XCTAssertEqual(axisDifference(-1.5, 1.5), .pi - 3, accuracy: 1e-12)
+        XCTAssertEqual(axisDifference(0, .pi / 2), .pi / 2, accuracy: 1e-12)
+    }
+
+    func testReadingAxisFollowsTheTopAndBottomEdges() {
+        let flat = Quad(Rect(x: 0, y: 0, width: 40, height: 10))
+        XCTAssertEqual(flat.readingAxis, 0, accuracy: 1e-12)
+        // Turned a quarter clockwise (y down): the top edge runs downwards.
+        let turned = Quad(topLeft: Point(x: 10, y: 0), topRight: Point(x: 10, y: 40),
+                          bottomRight: Point(x: 0, y: 40), bottomLeft: Point(x: 0, y: 0))
+        XCTAssertEqual(turned.readingAxis, .pi / 2, accuracy: 1e-12)
+        XCTAssertEqual(axisDifference(flat.readingAxis, turned.readingAxis), .pi / 2, accuracy: 1e-12)
+    }
 }

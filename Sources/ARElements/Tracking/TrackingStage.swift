@@ -34,8 +34,6 @@ final class TrackingStage {
     /// since then its place has not looked like it.
     private var looks: [UInt64: Appearance] = [:]
     private var unlike: [UInt64: Int] = [:]
-    /// Per track: the frame from which its place has not looked like its code (while it has not).
-    private var unlikeSince: [UInt64: UInt64] = [:]
     /// Per track: readings in a row made on the first frame its place did not look like its code.
     private var readUnlike: [UInt64: Int] = [:]
     /// Per occluded track: frames in a row its place has looked like its code.
@@ -93,7 +91,6 @@ final class TrackingStage {
         smoothers = [:]
         looks = [:]
         unlike = [:]
-        unlikeSince = [:]
         readUnlike = [:]
         like = [:]
         carriedFromEarlier = false
@@ -149,7 +146,6 @@ final class TrackingStage {
             smoothers = [:]
             looks = [:]
             unlike = [:]
-            unlikeSince = [:]
             readUnlike = [:]
             like = [:]
         }
@@ -202,7 +198,7 @@ final class TrackingStage {
         func covers(_ d: Detection, _ t: Track) -> Bool {
             if Detection.isSelfChecking(symbology: d.symbology) { return true }
             return !Detection.isSelfChecking(symbology: t.symbology) && d.outlineComplete
-                && Self.axisDifference(d.quad, t.quad) >= Self.coveringAngle
+                && axisDifference(d.quad.readingAxis, t.quad.readingAxis) * 180 / .pi >= Self.coveringAngle
         }
         for t in tracker.liveTracks where (unlike[t.id] ?? 0) > 0 && !occluded.contains(t.id)
             && !detections.contains(where: { $0.symbology == t.symbology && $0.payload == t.payload }) {
@@ -211,18 +207,6 @@ final class TrackingStage {
         guard !covered.isEmpty else { return detections }
         tracker.markOccluded(occluded.union(covered.map(\.id)))
         return detections.filter { d in !covered.contains { t in d.payload != t.payload && t.quad.contains(d.quad.center) && !covers(d, t) } }
-    }
-
-    /// Angle between the reading directions of two quads (top edges, averaged with the bottom
-    /// ones), degrees, 0…90.
-    static func axisDifference(_ a: Quad, _ b: Quad) -> Double {
-        func axis(_ q: Quad) -> Double {
-            let v = (q.corners[1] - q.corners[0]) + (q.corners[2] - q.corners[3])
-            return atan2(v.y, v.x)
-        }
-        var d = abs(axis(a) - axis(b)).truncatingRemainder(dividingBy: .pi)
-        if d > .pi / 2 { d = .pi - d }
-        return d * 180 / .pi
     }
 
     /// Marks occluded the tracks whose place has not looked like their code for `occlusionFrames`
@@ -242,7 +226,6 @@ final class TrackingStage {
                 like[t.id] = 0
                 let n = (unlike[t.id] ?? 0) + 1
                 unlike[t.id] = n
-                if n == 1 { unlikeSince[t.id] = frameIndex }
                 if n >= Self.occlusionFrames { occluded.insert(t.id) }
             }
         }
@@ -338,7 +321,6 @@ final class TrackingStage {
             smoothers[t.id] = nil
             looks[t.id] = nil
             unlike[t.id] = nil
-            unlikeSince[t.id] = nil
             readUnlike[t.id] = nil
             like[t.id] = nil
         }
@@ -352,7 +334,8 @@ final class TrackingStage {
                 // (H.264's next frame after its card is gone: the bars blended into what was behind
                 // them), whose look would match what is left there and keep the track drawn until
                 // expiry. The old look stays, unless the code is read so on the next frame too.
-                if unlikeSince[t.id] == (carried?.frame ?? frameIndex) {
+                // (`unlike` frames in a row, this one included, have not looked like it.)
+                if let frames = unlike[t.id], frames > 0, frameIndex + 1 - UInt64(frames) == (carried?.frame ?? frameIndex) {
                     let n = (readUnlike[t.id] ?? 0) + 1
                     readUnlike[t.id] = n
                     if n < Self.occlusionFrames { continue }
