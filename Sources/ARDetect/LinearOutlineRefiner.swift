@@ -49,16 +49,24 @@ public struct LinearOutlineRefiner: Sendable {
         for k in 0..<slices {
             let a = tL + width * (0.08 + 0.84 * Double(k) / Double(slices))
             let b = tL + width * (0.08 + 0.84 * Double(k + 1) / Double(slices))
+            // Mean |I(t + 1) − I(t − 1)| over t = a, a + 1, … ≤ b on the line s: each sample taken
+            // once, as the right neighbour of one point and the left of the one two further.
+            let points = Int((b - a).rounded(.down)) + 1
+            var line = [Double](repeating: 0, count: points + 2)
             func texture(_ s: Double) -> Double? {
-                var sum = 0.0, n = 0.0, t = a
-                while t <= b {
-                    let p = c + u * t + d * s
-                    guard let l = image.sample(p - u), let r = image.sample(p + u) else { return nil }
-                    sum += abs(r - l)
-                    n += 1
-                    t += 1
+                guard points > 0 else { return nil }
+                let start = c + u * (a - 1) + d * s
+                if image.holdsInside(start), image.holdsInside(start + u * Double(points + 1)) {
+                    for k in 0..<(points + 2) { line[k] = image.sampleInside(start + u * Double(k)) }
+                } else {
+                    for k in 0..<(points + 2) {
+                        guard let v = image.sample(start + u * Double(k)) else { return nil }
+                        line[k] = v
+                    }
                 }
-                return n > 0 ? sum / n : nil
+                var sum = 0.0
+                for k in 0..<points { sum += abs(line[k + 2] - line[k]) }
+                return sum / Double(points)
             }
             var inner: [Double] = []
             for s in [-2.0, -1, 0, 1, 2] { if let e = texture(s) { inner.append(e) } }
@@ -160,11 +168,14 @@ public struct LinearOutlineRefiner: Sendable {
         guard n >= 8 else { return nil }
         var profile = [Double](repeating: 0, count: n)
         var valid = [Bool](repeating: true, count: n)
+        // Lines whose ends lie well inside the plane need no check per sample (same values).
+        let ends = [-1.0, 1].flatMap { o in [centre + u * from + d * o, centre + u * (from + Double(n - 1) * step) + d * o] }
+        let whole = ends.allSatisfy { image.holdsInside($0) }
         for i in 0..<n {
             let p = centre + u * (from + Double(i) * step)
             var sum = 0.0
             for o in [-1.0, 0, 1] {
-                guard let v = image.sample(p + d * o) else { valid[i] = false; break }
+                guard let v = whole ? image.sampleInside(p + d * o) : image.sample(p + d * o) else { valid[i] = false; break }
                 sum += v
             }
             profile[i] = sum / 3
@@ -207,6 +218,18 @@ public struct LinearOutlineRefiner: Sendable {
         func sample(_ p: Point) -> Double? {
             let fx = p.x - 0.5, fy = p.y - 0.5
             guard fx >= 0, fy >= 0, fx < Double(plane.width - 1), fy < Double(plane.height - 1) else { return nil }
+            return sampleInside(p)
+        }
+
+        /// Whether `p` lies a pixel or more inside the points `sample` accepts: the points between
+        /// two such points on a line are sampled with `sampleInside`, rounding included.
+        func holdsInside(_ p: Point) -> Bool {
+            p.x >= 1.5 && p.y >= 1.5 && p.x < Double(plane.width) - 2.5 && p.y < Double(plane.height) - 2.5
+        }
+
+        /// `sample` without the bounds check, for a point it accepts: the same value.
+        func sampleInside(_ p: Point) -> Double {
+            let fx = p.x - 0.5, fy = p.y - 0.5
             let x0 = Int(fx), y0 = Int(fy)
             let ax = fx - Double(x0), ay = fy - Double(y0)
             return plane.pixels.withUnsafeBufferPointer { px in

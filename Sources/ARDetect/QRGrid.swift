@@ -169,8 +169,15 @@ struct FinderSquares {
         for d in directions {
             var profile: [Double] = []
             profile.reserveCapacity(count)
+            let end = centre + d * (Double(max(0, count - 1)) * step)
+            // A ray well inside the frame needs no clamping (same values, fewer instructions).
+            let whole = luma.holdsInside(centre.x, centre.y) && luma.holdsInside(end.x, end.y)
             for k in 0..<count {
                 let p = centre + d * (Double(k) * step)
+                if whole {
+                    profile.append(luma.sampleInside(p.x, p.y))
+                    continue
+                }
                 guard p.x >= 0, p.y >= 0, p.x < w, p.y < h else { break }
                 profile.append(luma.sample(p.x, p.y))
             }
