@@ -31,6 +31,10 @@ public struct LinearOutlineRefiner: Sendable {
     /// The outline of the 1D code approximately at `quad` (frame pixels, clockwise from the code's
     /// own top-left, top edge along the reading direction), fitted in `plane`; nil when no fit.
     public func refine(_ quad: Quad, in plane: LumaPlane) -> Quad? {
+        plane.withImage { fit(quad, image: Sampler(luma: $0)) }
+    }
+
+    private func fit(_ quad: Quad, image: Sampler) -> Quad? {
         let axis = (quad.topRight - quad.topLeft) + (quad.bottomRight - quad.bottomLeft)
         let length = (axis.x * axis.x + axis.y * axis.y).squareRoot()
         guard length > 0, length.isFinite else { return nil }
@@ -41,7 +45,6 @@ public struct LinearOutlineRefiner: Sendable {
         let tL = (ts[0] + ts[3]) / 2, tR = (ts[1] + ts[2]) / 2
         let width = tR - tL
         guard width >= 16 else { return nil }
-        let image = Sampler(plane: plane)
 
         // 1. Bar ends, slice by slice.
         let reach = max(12, width)
@@ -210,34 +213,23 @@ public struct LinearOutlineRefiner: Sendable {
         return true
     }
 
-    /// Bilinear samples of a plane in frame coordinates (pixel (i, j) covers [i, i+1) × [j, j+1)).
+    /// `LumaImage`'s bilinear samples (frame coordinates: pixel (i, j) covers [i, i+1) × [j, j+1)),
+    /// nil instead of clamped outside the image.
     struct Sampler {
-        let plane: LumaPlane
+        let luma: LumaImage
 
-        /// The value at `p`, nil outside the plane.
+        /// The value at `p`, nil where a neighbour of it lies outside the image.
         func sample(_ p: Point) -> Double? {
             let fx = p.x - 0.5, fy = p.y - 0.5
-            guard fx >= 0, fy >= 0, fx < Double(plane.width - 1), fy < Double(plane.height - 1) else { return nil }
-            return sampleInside(p)
+            guard fx >= 0, fy >= 0, fx < Double(luma.width - 1), fy < Double(luma.height - 1) else { return nil }
+            return luma.sampleInside(p.x, p.y)
         }
 
-        /// Whether `p` lies a pixel or more inside the points `sample` accepts: the points between
-        /// two such points on a line are sampled with `sampleInside`, rounding included.
-        func holdsInside(_ p: Point) -> Bool {
-            p.x >= 1.5 && p.y >= 1.5 && p.x < Double(plane.width) - 2.5 && p.y < Double(plane.height) - 2.5
-        }
+        /// `LumaImage.holdsInside`: the points between two such points on a line are sampled
+        /// with `sampleInside`.
+        func holdsInside(_ p: Point) -> Bool { luma.holdsInside(p.x, p.y) }
 
         /// `sample` without the bounds check, for a point it accepts: the same value.
-        func sampleInside(_ p: Point) -> Double {
-            let fx = p.x - 0.5, fy = p.y - 0.5
-            let x0 = Int(fx), y0 = Int(fy)
-            let ax = fx - Double(x0), ay = fy - Double(y0)
-            return plane.pixels.withUnsafeBufferPointer { px in
-                let i = y0 * plane.width + x0
-                let top = Double(px[i]) * (1 - ax) + Double(px[i + 1]) * ax
-                let bottom = Double(px[i + plane.width]) * (1 - ax) + Double(px[i + plane.width + 1]) * ax
-                return top * (1 - ay) + bottom * ay
-            }
-        }
+        func sampleInside(_ p: Point) -> Double { luma.sampleInside(p.x, p.y) }
     }
 }
