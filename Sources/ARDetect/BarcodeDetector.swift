@@ -195,9 +195,12 @@ public final class BarcodeDetector {
         var regions = locator.regions(in: luma, skipping: skipping + quiet.map(\.quad),
                                       forEach: forEach, halvings: halvings).filter { r in
             // A region that is a tracked code is left to its re-decode; a 1D one that takes in a
-            // tracked code among more (a new code's bars merged with the texture around it) is not.
+            // tracked code among more (a new code's bars merged with the texture around it) is not,
+            // nor is a QR code outlined by finder patterns outside every tracked code (a card
+            // leaving it, tracked over its corner).
             if skipping.contains(where: {
-                $0.contains(r.quad.center) || r.quad.contains($0.center) && !r.isBlob && (r.kind == .matrix || r.quad.area < 2 * $0.area)
+                $0.contains(r.quad.center) || r.quad.contains($0.center) && !r.isBlob && !r.outlinedByFinderPatterns
+                    && (r.kind == .matrix || r.quad.area < 2 * $0.area)
             }) {
                 return false
             }

@@ -142,4 +142,24 @@ final class MergedRegionTests: XCTestCase {
         // A track over the code itself: left to its re-decode.
         XCTAssertEqual(luma { detector.scan($0, skipping: [scene.truth[0]]) }.codes.map(\.text), [])
     }
+
+    func testAQRCodeOutlinedByItsFinderPatternsIsDecodedWithATrackedCodeOverItsCorner() throws {
+        var scene = try DetectScene(width: 420, height: 300)
+        try scene.add(CodeMatrix.qr(text: "UNDER A CARD'S CORNER"), x: 210, y: 150, module: 3)
+        let qr = scene.truth[0]
+        let detector = try BarcodeDetector(options: DetectorOptions(locate: .regions, threads: 1))
+        let scan = { (skipping: [Quad]) in
+            scene.image.pixels.withUnsafeBytes {
+                detector.scan(LumaImage(base: $0.baseAddress!, width: 420, height: 300, stride: 420), skipping: skipping).codes.map(\.text)
+            }
+        }
+        // A tracked card's corner over the code's bottom-right, where it has no finder pattern: the
+        // track's centre lies in the code's region, the code's patterns outside the track.
+        let c = qr.bottomRight * 0.8 + qr.center * 0.2
+        let card = Quad(topLeft: c + Point(x: -8, y: -8), topRight: c + Point(x: 8, y: -8),
+                        bottomRight: c + Point(x: 8, y: 8), bottomLeft: c + Point(x: -8, y: 8))
+        XCTAssertEqual(scan([card]), ["UNDER A CARD'S CORNER"])
+        // A track over the code itself: left to its re-decode.
+        XCTAssertEqual(scan([qr]), [])
+    }
 }
