@@ -53,13 +53,14 @@ final class TrackTests: XCTestCase {
     }
 
     /// `redecode-interval=3`: each of two still codes is read on the first frame, then on its turn
-    /// (one frame in three, the two turns apart); `1` reads both on every frame.
+    /// (one frame in three, the two turns apart); `1` reads both on every frame; the default, 2, on
+    /// every other frame, the two turns apart.
     func testTrackedCodesAreReDecodedOnTheirTurns() throws {
         var f = TestFrame(width: 320, height: 240)
         f.addQR("LEFT", x: 80, y: 120, module: 3)
         f.addQR("RIGHT", x: 240, y: 100, module: 3)
-        for interval in [3, 1] {
-            let h = Harness("arbarcodetrack detect-mode=sync redecode-interval=\(interval)", caps: f.i420Caps)
+        for (interval, property) in [(3, " redecode-interval=3"), (1, " redecode-interval=1"), (2, "")] {
+            let h = Harness("arbarcodetrack detect-mode=sync" + property, caps: f.i420Caps)
             var readOn: [UInt64: [Int]] = [:]
             for i in 0..<10 {
                 let regions = try XCTUnwrap(h.process(f.i420, ptsNanoseconds: UInt64(i) * frameNs)).regions
@@ -72,8 +73,8 @@ final class TrackTests: XCTestCase {
                 }
             }
             XCTAssertEqual(readOn.keys.sorted(), [1, 2])
-            XCTAssertEqual(readOn[1], interval == 3 ? [0, 2, 5, 8] : Array(0..<10))
-            XCTAssertEqual(readOn[2], interval == 3 ? [0, 1, 4, 7] : Array(0..<10))
+            XCTAssertEqual(readOn[1], [3: [0, 2, 5, 8], 2: [0, 1, 3, 5, 7, 9]][interval] ?? Array(0..<10))
+            XCTAssertEqual(readOn[2], [3: [0, 1, 4, 7], 2: [0, 2, 4, 6, 8]][interval] ?? Array(0..<10))
         }
     }
 
@@ -142,7 +143,8 @@ final class TrackTests: XCTestCase {
         let executor = SteppedExecutor()
         ArBarcodeTrack.workerExecutor = { executor }
         defer { ArBarcodeTrack.workerExecutor = nil }
-        let h = Harness("arbarcodetrack detect-mode=async", caps: withCode.i420Caps)
+        // Re-decoded on every frame: the states below follow each frame's reading.
+        let h = Harness("arbarcodetrack detect-mode=async redecode-interval=1", caps: withCode.i420Caps)
         func states(_ f: TestFrame, _ i: UInt64) throws -> [TrackState] {
             let regions = try XCTUnwrap(h.process(f.i420, ptsNanoseconds: i * frameNs)).regions
             XCTAssertTrue(regions.allSatisfy { $0.text == "COVER" && $0.trackID == 1 }, "frame \(i)")
@@ -217,7 +219,8 @@ final class TrackTests: XCTestCase {
         crisp.addQR("GHOST", x: 120, y: 120, module: 4)
         // The code at 30 % of its contrast over the print: still read, a quarter as contrasted.
         let ghost = Self.ghost(of: crisp, over: print, contrast: 0.3)
-        let h = Harness("arbarcodetrack detect-mode=sync", caps: crisp.i420Caps)
+        // Re-decoded on every frame: the states below follow each frame's reading.
+        let h = Harness("arbarcodetrack detect-mode=sync redecode-interval=1", caps: crisp.i420Caps)
         // With the ghost's look kept, the print alone would look like it: `tracked` to the end.
         XCTAssertEqual(try states(of: "GHOST", h, [crisp, crisp, ghost, print, print, print]),
                        [.detected, .detected, .detected, .tracked, .occluded, .occluded])
@@ -265,7 +268,8 @@ final class TrackTests: XCTestCase {
     /// and the track is occluded instead of drawn on the print until expiry.
     func testACodeReadInItsGhostOverStrongPrintIsOccludedOnceItIsGone() throws {
         let (crisp, print, ghost) = try Self.codeOverStripes()
-        let h = Harness("arbarcodetrack detect-mode=sync", caps: crisp.i420Caps)
+        // Re-decoded on every frame: the states below follow each frame's reading.
+        let h = Harness("arbarcodetrack detect-mode=sync redecode-interval=1", caps: crisp.i420Caps)
         // With the ghost's look taken, the print would look like it: `tracked` to the end.
         XCTAssertEqual(try states(of: "GHOST-128", h, [crisp, crisp, ghost, print, print, print]),
                        [.detected, .detected, .detected, .tracked, .occluded, .occluded])
@@ -278,7 +282,8 @@ final class TrackTests: XCTestCase {
         let executor = SteppedExecutor()
         ArBarcodeTrack.workerExecutor = { executor }
         defer { ArBarcodeTrack.workerExecutor = nil }
-        let h = Harness("arbarcodetrack detect-mode=async", caps: crisp.i420Caps)
+        // Re-decoded on every frame: the states below follow each frame's reading.
+        let h = Harness("arbarcodetrack detect-mode=async redecode-interval=1", caps: crisp.i420Caps)
         // Frame 0's scan is collected on frame 1; the ghost is read on frame 4 (a re-decode), collected on frame 5.
         XCTAssertEqual(try states(of: "GHOST-128", h, [crisp, crisp, crisp, crisp, ghost, print, print, print, print], executor: executor),
                        [.detected, .detected, .detected, .tracked, .detected, .tracked, .occluded, .occluded])
@@ -317,7 +322,8 @@ final class TrackTests: XCTestCase {
 
     /// "text state" of every track on `under`, `under`, `over`, `over` (sync), per frame, sorted.
     private func seenOnCard(_ under: TestFrame, _ over: TestFrame) throws -> [[String]] {
-        let h = Harness("arbarcodetrack detect-mode=sync", caps: under.i420Caps)
+        // Re-decoded on every frame: the states below follow each frame's reading.
+        let h = Harness("arbarcodetrack detect-mode=sync redecode-interval=1", caps: under.i420Caps)
         return try [under, under, over, over].enumerated().map { i, f in
             try XCTUnwrap(h.process(f.i420, ptsNanoseconds: UInt64(i) * frameNs)).regions.map { "\($0.text) \($0.state)" }.sorted()
         }

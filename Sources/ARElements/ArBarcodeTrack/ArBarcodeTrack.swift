@@ -36,9 +36,10 @@ public final class ArBarcodeTrack: VideoFilterElement {
         var symbologies: String? = "all"
         var detectMode = DetectMode.auto
         var detectInterval = 1
-        /// Frames between a tracked code's re-decodes (`RedecodeSchedule`). 1 by default: at 3 a
-        /// wrong outline from one re-decode (a card over a 1D code) stays uncorrected for frames.
-        var redecodeInterval = 1
+        /// Frames between a tracked code's re-decodes (`RedecodeSchedule`). 2 by default: on the
+        /// ten kept camera clips the same coverage and corner error as 1 for 10 % fewer instructions;
+        /// at 3 a wrong outline from one re-decode (a card over a 1D code) stays uncorrected for frames.
+        var redecodeInterval = 2
         /// Regions only: a video gives a missed code another chance on the next frame, and the
         /// whole-frame fallback of `auto` stalls the decodes (300 ms at 4K). With `locate=auto` the
         /// fallback adds no 1D readings: the region passes see the code again on the next frames.
