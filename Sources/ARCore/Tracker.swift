@@ -57,6 +57,17 @@ public struct Detection: Hashable, Sendable {
     public static func isSelfChecking(symbology: String) -> Bool {
         symbology == "QR-Code" || symbology == "SQ-Code"
     }
+
+    /// Whether `payload` of `symbology` reads like a misreading of a code of the same symbology
+    /// whose payload is `other`: for Interleaved 2 of 5, which has no check character and encodes
+    /// its digits in pairs (five bars for one digit, the five spaces between them for the next),
+    /// the same length with one digit pair differing, as a blurred pair read wrong on a line or two
+    /// makes it. Other symbologies: never (a check character catches one wrong character).
+    public static func isMisreading(_ payload: [UInt8], of other: [UInt8], symbology: String) -> Bool {
+        guard symbology == "I2/5", payload.count == other.count, payload != other else { return false }
+        let pairs = Set(payload.indices.filter { payload[$0] != other[$0] }.map { $0 / 2 })
+        return pairs.count == 1
+    }
 }
 
 /// A code followed across frames under a stable id.
@@ -259,7 +270,8 @@ public struct Tracker: Sendable {
     ///   `maxTracks` are alive; the rest are dropped for this frame (they are retried on the next) and
     ///   counted in `TrackerUpdate.refused`.
     ///   One whose centre lies on a live track of another payload is dropped as a misreading of that
-    ///   code. A 1D detection (not `Detection.isSelfChecking`) starts a track only once
+    ///   code, and so is one `Detection.isMisreading` of a live track's code (occluded or not) whose
+    ///   centre lies within that track's quad grown to twice its size. A 1D detection (not `Detection.isSelfChecking`) starts a track only once
     ///   `confirmReadings` readings agree: its `quality` (scan lines) plus the readings of unconfirmed
     ///   detections of the same payload at the same place on earlier frames within `expiry`.
     /// - Expiry: a track with `timestamp - lastDecoded > expiryNanoseconds` cannot be matched; it is
@@ -332,6 +344,12 @@ public struct Tracker: Sendable {
             // An occluded track's code is not there: it blocks nothing.
             if core.entries.contains(where: {
                 $0.target.payload != detection.payload && $0.state != .occluded && $0.target.quad.contains(detection.quad.center)
+            }) { continue }
+            // Nor does a reading of a tracked code's payload with one digit pair changed beside it
+            // (within its outline grown to twice its size, occluded or not: a part of it in view).
+            if core.entries.contains(where: {
+                $0.target.symbology == detection.symbology && $0.target.quad.grown(by: 2).contains(detection.quad.center)
+                    && Detection.isMisreading(detection.payload, of: $0.target.payload, symbology: detection.symbology)
             }) { continue }
             // A 1D reading starts a track only once enough readings agree (this frame's scan lines
             // plus earlier frames' readings of the same payload at the same place).

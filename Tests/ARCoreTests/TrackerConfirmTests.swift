@@ -69,4 +69,38 @@ final class TrackerConfirmTests: XCTestCase {
         }
         XCTAssertEqual(added, ["4006381333948"])
     }
+
+    /// An Interleaved 2 of 5 reading with one digit pair changed beside a tracked ITF code (its
+    /// centre outside the track, within the track grown to twice its size; the track occluded or
+    /// not) is a misreading of it; farther away, or with two pairs changed, or of a symbology with a
+    /// check character, it is another code.
+    func testAnITFReadingWithOneDigitPairChangedBesideAnITFTrackStartsNoTrack() {
+        func reading(_ symbology: String, _ text: String, y: Double) -> Detection {
+            Detection(symbology: symbology, text: text, quad: Quad(Rect(x: 100, y: y, width: 400, height: 40)), quality: 3)
+        }
+        XCTAssertTrue(Detection.isMisreading(Array("3018108394".utf8), of: Array("3018108390".utf8), symbology: "I2/5"))
+        XCTAssertTrue(Detection.isMisreading(Array("3018108490".utf8), of: Array("3018108390".utf8), symbology: "I2/5"), "digits 7 and 8: one pair")
+        XCTAssertFalse(Detection.isMisreading(Array("3018208394".utf8), of: Array("3018108390".utf8), symbology: "I2/5"), "two pairs")
+        XCTAssertFalse(Detection.isMisreading(Array("30181083".utf8), of: Array("3018108390".utf8), symbology: "I2/5"), "another length")
+        XCTAssertFalse(Detection.isMisreading(Array("3018108394".utf8), of: Array("3018108390".utf8), symbology: "CODE-39"))
+        for occluded in [false, true] {
+            var tracker = Tracker()
+            let track = reading("I2/5", "3018108390", y: 100)
+            _ = tracker.update(detections: [track], timestampNanoseconds: 0)
+            if occluded { tracker.markOccluded([1]) }
+            // 30 px above the track (its centre outside it, inside it grown twice): held back.
+            XCTAssertEqual(tracker.update(detections: [reading("I2/5", "3018108394", y: 70)], timestampNanoseconds: frame).added, [],
+                           "occluded \(occluded)")
+            // Two heights above (outside the track grown twice), or two pairs changed: another code.
+            XCTAssertEqual(tracker.update(detections: [reading("I2/5", "3018108394", y: 20)], timestampNanoseconds: 2 * frame).added.map(\.text),
+                           ["3018108394"], "occluded \(occluded)")
+            XCTAssertEqual(tracker.update(detections: [reading("I2/5", "3018208394", y: 140)], timestampNanoseconds: 3 * frame).added.map(\.text),
+                           ["3018208394"], "occluded \(occluded)")
+        }
+        // Code 39 (no rule: one pair changed is another code's payload).
+        var tracker = Tracker()
+        _ = tracker.update(detections: [reading("CODE-39", "3018108390", y: 100)], timestampNanoseconds: 0)
+        XCTAssertEqual(tracker.update(detections: [reading("CODE-39", "3018108394", y: 70)], timestampNanoseconds: frame).added.map(\.text),
+                       ["3018108394"])
+    }
 }
