@@ -271,9 +271,10 @@ public struct Tracker: Sendable {
     ///   counted in `TrackerUpdate.refused`.
     ///   One whose centre lies on a live track of another payload is dropped as a misreading of that
     ///   code, and so is one `Detection.isMisreading` of a live track's code (occluded or not) whose
-    ///   centre lies within that track's quad grown to twice its size. A 1D detection (not `Detection.isSelfChecking`) starts a track only once
-    ///   `confirmReadings` readings agree: its `quality` (scan lines) plus the readings of unconfirmed
-    ///   detections of the same payload at the same place on earlier frames within `expiry`.
+    ///   centre lies within that track's quad grown to twice its size. A 1D detection (not
+    ///   `Detection.isSelfChecking`) starts a track only once `confirmReadings` readings agree: its
+    ///   `quality` (scan lines) plus the readings of unconfirmed detections of the same payload at
+    ///   the same place on earlier frames within `expiry`.
     /// - Expiry: a track with `timestamp - lastDecoded > expiryNanoseconds` cannot be matched; it is
     ///   reported once as `lost` (in `tracks` and `removed`) and forgotten. Others not matched are
     ///   `tracked`, or `occluded` when marked so (`markOccluded`); a match ends the occlusion.
