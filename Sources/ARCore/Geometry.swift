@@ -195,6 +195,19 @@ public struct Quad: Hashable, Sendable {
         return Quad(topLeft: s(topLeft), topRight: s(topRight), bottomRight: s(bottomRight), bottomLeft: s(bottomLeft))
     }
 
+    /// The share of this quad that lies inside `other` (0–1), estimated on an `n` × `n` grid of
+    /// points spread evenly over this quad (cell centres, bilinear between the corners).
+    public func share(inside other: Quad, grid n: Int = 8) -> Double {
+        guard n > 0 else { return 0 }
+        var inside = 0
+        for j in 0..<n {
+            let v = (Double(j) + 0.5) / Double(n)
+            let left = topLeft + (bottomLeft - topLeft) * v, right = topRight + (bottomRight - topRight) * v
+            for i in 0..<n where other.contains(left + (right - left) * ((Double(i) + 0.5) / Double(n))) { inside += 1 }
+        }
+        return Double(inside) / Double(n * n)
+    }
+
     /// Every corner moved away from the centre: its distance scaled by `factor`, then `pixels`
     /// more (a margin of about `pixels` on every side of a rectangle-like quad).
     public func grown(by factor: Double, plus pixels: Double = 0) -> Quad {

@@ -194,16 +194,7 @@ public final class BarcodeDetector {
         var aroundTracked: [LocatedRegion] = []
         var regions = locator.regions(in: luma, skipping: skipping + quiet.map(\.quad),
                                       forEach: forEach, halvings: halvings).filter { r in
-            // A region that is a tracked code is left to its re-decode; a 1D one that takes in a
-            // tracked code among more (a new code's bars merged with the texture around it) is not,
-            // nor is a QR code outlined by finder patterns outside every tracked code (a card
-            // leaving it, tracked over its corner).
-            if skipping.contains(where: {
-                $0.contains(r.quad.center) || r.quad.contains($0.center) && !r.isBlob && !r.outlinedByFinderPatterns
-                    && (r.kind == .matrix || r.quad.area < 2 * $0.area)
-            }) {
-                return false
-            }
+            if skipping.contains(where: { Self.isTrackedCode(r, trackedAt: $0) }) { return false }
             // A region of a kind no enabled symbology has is neither decoded nor reported.
             if r.kind == .linear && !hasLinear { return false }
             if r.kind == .matrix && !hasMatrix { return false }
@@ -399,6 +390,17 @@ public final class BarcodeDetector {
         }
         // A reading left without an outline (one scan line, its bars not followed) places nothing.
         return results.map { $0.map { $0.filter { !$0.quad.isDegenerate } } }
+    }
+
+    /// Whether located region `r` is the tracked code at `tracked` (frame pixels), left to that
+    /// code's re-decode: its centre lies on the code, or it holds the code's centre and is that code
+    /// with its surroundings. A 1D region that takes in the code among more (a new code's bars
+    /// merged with it: under half of the region lies on the code) is not, nor is a QR code outlined
+    /// by finder patterns (the tracked code's own are left out of the search: these are another
+    /// code's, e.g. one a card is leaving, the card tracked over its corner).
+    static func isTrackedCode(_ r: LocatedRegion, trackedAt tracked: Quad) -> Bool {
+        tracked.contains(r.quad.center) || r.quad.contains(tracked.center) && !r.isBlob && !r.outlinedByFinderPatterns
+            && (r.kind == .matrix || r.quad.share(inside: tracked) >= 0.5)
     }
 
     /// `codes` whose centre lies in none of `quads`.

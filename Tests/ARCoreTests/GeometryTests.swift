@@ -125,4 +125,13 @@ final class GeometryTests: XCTestCase {
         XCTAssertEqual(turned.readingAxis, .pi / 2, accuracy: 1e-12)
         XCTAssertEqual(axisDifference(flat.readingAxis, turned.readingAxis), .pi / 2, accuracy: 1e-12)
     }
+
+    func testTheShareOfAQuadInsideAnotherIsEstimatedOnAGrid() {
+        let square = Quad(Rect(x: 0, y: 0, width: 100, height: 100))
+        XCTAssertEqual(square.share(inside: Quad(Rect(x: 50, y: -10, width: 100, height: 120))), 0.5)
+        XCTAssertEqual(square.share(inside: Quad(Rect(x: -1, y: -1, width: 102, height: 102))), 1)
+        XCTAssertEqual(square.share(inside: Quad(Rect(x: 200, y: 0, width: 100, height: 100))), 0)
+        // A quarter, on a finer grid.
+        XCTAssertEqual(square.share(inside: Quad(Rect(x: 50, y: 50, width: 100, height: 100)), grid: 16), 0.25)
+    }
 }

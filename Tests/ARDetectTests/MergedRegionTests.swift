@@ -162,4 +162,24 @@ final class MergedRegionTests: XCTestCase {
         // A track over the code itself: left to its re-decode.
         XCTAssertEqual(scan([qr]), [])
     }
+
+    func testARegionIsLeftToATrackedCodeWhenItIsThatCode() {
+        func region(_ kind: LocatedRegion.Kind, _ rect: Rect, finders: Bool = false) -> LocatedRegion {
+            var r = LocatedRegion(kind: kind, quad: Quad(rect), axisDegrees: 0, moduleSize: 2, score: 1, verified: true)
+            r.outlinedByFinderPatterns = finders
+            return r
+        }
+        let tracked = Quad(Rect(x: 100, y: 100, width: 200, height: 100))
+        // Its centre on the code: the code (with its quiet zones), or a part of it.
+        XCTAssertTrue(BarcodeDetector.isTrackedCode(region(.linear, Rect(x: 80, y: 90, width: 240, height: 120)), trackedAt: tracked))
+        XCTAssertTrue(BarcodeDetector.isTrackedCode(region(.linear, Rect(x: 50, y: 120, width: 400, height: 60)), trackedAt: tracked))
+        // Holding the code's centre, under twice its area, but under half of it on the code: the
+        // bars of a code beside it merged with it (camera seed 31: a card over a tracked UPC-A code).
+        let merged = region(.linear, Rect(x: 60, y: 25, width: 300, height: 130))
+        XCTAssertLessThan(merged.quad.area, 2 * tracked.area)
+        XCTAssertFalse(BarcodeDetector.isTrackedCode(merged, trackedAt: tracked))
+        // A 2D region holding the code's centre: the code, unless outlined by finder patterns.
+        XCTAssertTrue(BarcodeDetector.isTrackedCode(region(.matrix, Rect(x: 160, y: 0, width: 300, height: 300)), trackedAt: tracked))
+        XCTAssertFalse(BarcodeDetector.isTrackedCode(region(.matrix, Rect(x: 160, y: 0, width: 300, height: 300), finders: true), trackedAt: tracked))
+    }
 }
