@@ -62,7 +62,8 @@ public struct Detection: Hashable, Sendable {
     /// whose payload is `other`: for Interleaved 2 of 5, which has no check character and encodes
     /// its digits in pairs (five bars for one digit, the five spaces between them for the next),
     /// the same length with one digit pair differing, as a blurred pair read wrong on a line or two
-    /// makes it. Other symbologies: never (a check character catches one wrong character).
+    /// makes it. Other symbologies: never (this rule is measured on ITF only; most others carry a
+    /// check character that catches one wrong character).
     public static func isMisreading(_ payload: [UInt8], of other: [UInt8], symbology: String) -> Bool {
         guard symbology == "I2/5", payload.count == other.count, payload != other else { return false }
         let pairs = Set(payload.indices.filter { payload[$0] != other[$0] }.map { $0 / 2 })
