@@ -39,6 +39,16 @@ public struct LocatedRegion: Hashable, Sendable {
     /// that kind's decoders only, since a reading of another kind there confirms nothing.
     public var expected = false
 
+    /// Bar edges counted across a 1D region (its densest band); 0 when not measured.
+    var barEdges = 0
+
+    /// Whether this 1D region is a code of its own lying on `coarse` (a 1D region found on a coarser
+    /// level), not a piece of it: bars enough for a code (`CodeLocator.minEdges`) of a module finer
+    /// than a piece's can be (`CodeLocator.joinsPieces`).
+    func isFinerCode(on coarse: LocatedRegion) -> Bool {
+        kind == .linear && coarse.kind == .linear && barEdges >= CodeLocator.minEdges && 1.5 * moduleSize < coarse.moduleSize
+    }
+
     /// A blob of texture: a 2D region outlined neither by finder patterns nor by a track (so not
     /// verified), where a code may be (a QR code whose patterns were not found, a 1D code among
     /// other texture).
@@ -119,7 +129,10 @@ public struct CodeLocator: Sendable {
                 if overlapping.isEmpty {
                     out.append(r)
                 } else if joinsPieces(r, overlapping.map { out[$0] }) {
-                    out = out.indices.filter { !overlapping.contains($0) }.map { out[$0] } + [r]
+                    // A finer code lying on its bars (a label over a poster's code) is no piece of
+                    // it: kept beside it.
+                    let pieces = overlapping.filter { !out[$0].isFinerCode(on: r) }
+                    out = out.indices.filter { !pieces.contains($0) }.map { out[$0] } + [r]
                 }
             }
         }
@@ -382,9 +395,11 @@ public struct CodeLocator: Sendable {
         let d = Point(x: -u.y, y: u.x)
         var module = Double(cell) / 4
         var verified = false
+        var edges = 0
         let profile = BarProfile(luma: luma, centre: mean, u: u, d: d, t0: t0 - reach, t1: t1 + reach, s0: s0 + 2, s1: s1 - 2)
         if let m = profile.measure() {
             module = m.moduleSize
+            edges = m.edges
             // A line of text is much longer than tall; bars are at least a tenth as tall as long.
             verified = m.edges >= Self.minEdges && m.agreement >= Self.minBandAgreement
                 && s1 - s0 >= max(10, 0.1 * (m.lastEdge - m.firstEdge))
@@ -393,9 +408,11 @@ public struct CodeLocator: Sendable {
             t1 = m.lastEdge + 10 * module
         }
         func p(_ t: Double, _ s: Double) -> Point { mean + u * t + d * s }
-        return LocatedRegion(kind: .linear,
-                             quad: Quad(topLeft: p(t0, s0), topRight: p(t1, s0), bottomRight: p(t1, s1), bottomLeft: p(t0, s1)),
-                             axisDegrees: atan2(u.y, u.x) * 180 / .pi, moduleSize: module, score: score, verified: verified)
+        var region = LocatedRegion(kind: .linear,
+                                   quad: Quad(topLeft: p(t0, s0), topRight: p(t1, s0), bottomRight: p(t1, s1), bottomLeft: p(t0, s1)),
+                                   axisDegrees: atan2(u.y, u.x) * 180 / .pi, moduleSize: module, score: score, verified: verified)
+        region.barEdges = edges
+        return region
     }
 
     /// The region where a tracked code of `kind` is expected at `quad` (frame pixels, clockwise from

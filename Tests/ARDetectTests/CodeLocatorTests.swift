@@ -62,6 +62,27 @@ final class CodeLocatorTests: XCTestCase {
         }
     }
 
+    /// A label with fine bars laid over a large code's bars (a shelf label on a poster's code): a
+    /// coarser level's region spans the large code and the label, but the label is a code of its
+    /// own, not one of the large code's pieces, and is decoded at its own module.
+    func testAFineLabelOverALargeCodesBarsIsKeptBesideIt() throws {
+        var labelsRead = 0
+        var kept = 0
+        let offsets = [-150.0, -60, 60, 150]
+        for dx in offsets {
+            var scene = try DetectScene(width: 1400, height: 640)
+            try scene.add(try CodeMatrix.ean13("8951321769065"), x: 700, y: 320, module: 9, barHeight: 420)
+            try scene.add(try CodeMatrix.code128("LABEL-42"), x: 700 + dx, y: 300, module: 2.5, rotation: 4, barHeight: 70)
+            let label = scene.truth[1]
+            if regions(scene).contains(where: { $0.kind == .linear && $0.quad.contains(label.center) && $0.moduleSize < 5 }) { kept += 1 }
+            let detector = try BarcodeDetector(options: DetectorOptions(locate: .regions, threads: 1))
+            let read = scene.detect(detector).map(\.text)
+            if read.contains("LABEL-42") { labelsRead += 1 }
+        }
+        XCTAssertEqual(kept, offsets.count, "a region of the label's own module")
+        XCTAssertEqual(labelsRead, offsets.count)
+    }
+
     func testTextAndStripesAreNotVerifiedCodes() throws {
         var scene = try DetectScene(width: 400, height: 300)
         // Text-like strokes: short dark dashes of varying length on rows, and coarse stripes.
