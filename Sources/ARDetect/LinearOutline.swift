@@ -88,6 +88,56 @@ enum LinearOutline {
         return gaps.max()! > max(10, 6 * median)
     }
 
+    /// Whether the Interleaved 2 of 5 code of `digits` digits outlined by `quad` (in `luma`'s
+    /// pixels, its top edge from the first bar to the last) has a quiet zone at both ends. ITF has no
+    /// check character and no fixed length: a code cut short (a label or a photo laid over its end)
+    /// reads as a shorter valid one, and the cut leaves no quiet zone where that code would end.
+    /// Beyond each end, from `quietFrom` to `quietTo` narrow modules out (the narrowest module the
+    /// length allows), on three lines across the bars, the grey level may vary by at most
+    /// `quietVariation` of the bars' contrast; a zone reaching out of the frame is not quiet, nor
+    /// is one beyond an outline too short for its digits.
+    static func hasQuietZones(_ quad: Quad, digits: Int, in luma: LumaImage) -> Bool {
+        let along = (quad.topRight - quad.topLeft + quad.bottomRight - quad.bottomLeft) * 0.5
+        let length = (along.x * along.x + along.y * along.y).squareRoot()
+        guard length > 0, digits > 0 else { return false }
+        let u = along * (1 / length)
+        // Each digit pair is 18 modules with wide elements of 3, start 4 and stop 5 modules.
+        let module = length / Double(9 * digits + 9)
+        // An outline too short for its digits (a fit that did not follow the bars) shows no zone.
+        guard module >= minQuietModule else { return false }
+        func inFrame(_ p: Point) -> Bool { p.x >= 0 && p.y >= 0 && p.x <= Double(luma.width - 1) && p.y <= Double(luma.height - 1) }
+        // The bars' contrast on the middle line.
+        let left = quad.topLeft + (quad.bottomLeft - quad.topLeft) * 0.5, right = quad.topRight + (quad.bottomRight - quad.topRight) * 0.5
+        let inside = stride(from: 0.0, through: 1.0, by: 1 / max(8, length)).map { f -> Double in
+            let p = left + (right - left) * f
+            return luma.sample(p.x, p.y)
+        }.sorted()
+        let contrast = inside[inside.count * 19 / 20] - inside[inside.count / 20]
+        guard contrast > 0 else { return false }
+        for (start, end, direction) in [(quad.topLeft, quad.bottomLeft, u * -1), (quad.topRight, quad.bottomRight, u)] {
+            for f in [0.25, 0.5, 0.75] {
+                let edge = start + (end - start) * f
+                var lo = Double.infinity, hi = -Double.infinity
+                for t in stride(from: quietFrom * module, through: quietTo * module, by: 0.5) {
+                    let p = edge + direction * t
+                    guard inFrame(p) else { return false }
+                    let v = luma.sample(p.x, p.y)
+                    lo = min(lo, v); hi = max(hi, v)
+                }
+                if hi - lo > quietVariation * contrast { return false }
+            }
+        }
+        return true
+    }
+
+    /// Where an ITF code's quiet zone is checked, narrow modules beyond its outline (past the
+    /// blur of its last bar; the specification asks for 10, zxing-cpp for 6 of the module it measures).
+    static let quietFrom = 2.0, quietTo = 5.0
+    /// Narrowest module, pixels, for which an ITF outline's quiet zones are looked for.
+    static let minQuietModule = 0.75
+    /// How much the grey level may vary in a quiet zone, as a fraction of the bars' contrast.
+    static let quietVariation = 0.4
+
     /// Minimum-area rectangle of the points, ordered by the reading axis `u`.
     private static func fallback(points: [Point], u: Point, d: Point) -> Quad? {
         let mean = points.reduce(Point(x: 0, y: 0), +) * (1 / Double(points.count))

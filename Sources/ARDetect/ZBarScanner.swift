@@ -30,8 +30,17 @@ struct ScannedSymbol {
             if LinearOutline.spansQuietZone(points: points, orientation: orientation, in: image) { return nil }
             quad = LinearOutline.fit(points: points, orientation: orientation, in: image)
         }
-        guard let quad else { return nil }
+        guard let quad, isWhole(quad, in: image) else { return nil }
         return Detection(symbology: name, payload: payload, quad: map.apply(quad), quality: quality)
+    }
+}
+
+extension ScannedSymbol {
+    /// Whether the code outlined by `quad` (in `image`'s pixels) was read whole: an Interleaved 2 of
+    /// 5 reading needs its quiet zones (`LinearOutline.hasQuietZones`); other symbologies mark their
+    /// ends or count their characters.
+    func isWhole(_ quad: Quad, in image: LumaImage) -> Bool {
+        type != ZBAR_I25 || LinearOutline.hasQuietZones(quad, digits: payload.count, in: image)
     }
 }
 
