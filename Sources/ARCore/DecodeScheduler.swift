@@ -11,20 +11,18 @@ public protocol DecodeExecutor: Sendable {
 
 /// The decode a frame asks the worker for.
 public enum DecodeKind: Sendable, Equatable {
-    /// A scan of the whole frame: the only source of new codes.
+    /// A scan of the whole frame, the only source of new codes, with the live tracks' re-decodes.
     case full
     /// Re-decodes in the regions of the live tracks, confirming them.
     case regions
 }
 
 /// Which frames ask for which decode: a full scan at once when none was ever asked for, then at
-/// most every `interval` frames; region re-decodes of the live tracks on the other frames. While
-/// tracks are live, a full scan never follows a full scan directly, so tracks are confirmed between
-/// two full scans. Value type: reset by assigning a new one.
+/// most every `interval` frames (with the live tracks' re-decodes in the same job); region
+/// re-decodes of the live tracks on the other frames. Value type: reset by assigning a new one.
 public struct DecodeCadence: Sendable, Equatable {
     /// Frames ended since the last full scan started (or since the start).
     public private(set) var framesSinceFull = 0
-    private var lastStartedFull = false
     private var fullStarted = false
 
     public init() {}
@@ -32,14 +30,12 @@ public struct DecodeCadence: Sendable, Equatable {
     /// The decode to ask for on this frame: `tracking` whether any track is live, `interval` the
     /// frames between full scans (at least 1). Nil: nothing to decode.
     public func request(tracking: Bool, interval: Int) -> DecodeKind? {
-        let due = framesSinceFull >= interval || !fullStarted
-        if due && !(tracking && lastStartedFull) { return .full }
+        if framesSinceFull >= interval || !fullStarted { return .full }
         return tracking ? .regions : nil
     }
 
     /// A decode of `kind` started on this frame (the worker took it, or it ran in place).
     public mutating func started(_ kind: DecodeKind) {
-        lastStartedFull = kind == .full
         if kind == .full {
             framesSinceFull = 0
             fullStarted = true

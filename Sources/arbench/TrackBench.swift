@@ -61,7 +61,7 @@ struct TrackBench {
         been kept; the clip options are then not used) and writes the rows' JSON Lines there. --clip sets any arcodesrc property (the defaults shown;
         names and ranges checked against arcodesrc's property table). --interval is the sync run's
         detect-interval (and the stock row's N); --async-interval the live run's (default 1, the
-        element's default: a full scan as often as the worker can, alternating with region jobs).
+        element's default: a full scan with the tracks' re-decodes as often as the worker can).
         --track adds arbarcodetrack properties to both of its rows (GStreamer refuses unknown ones).
         --preset NAME stands for the options in `TrackBench.presets` (later options override them):
         \(presets.map { "\($0.name): \($0.arguments.joined(separator: " "))" }.joined(separator: "\n"))
@@ -89,7 +89,7 @@ struct TrackBench {
     var seed = 7
     var interval = 5
     /// `detect-interval` of the live async run: the element's default, full scans as often as the
-    /// worker can (alternating with region jobs); `--interval` is for sync and the stock rows.
+    /// worker can (each with the tracks' re-decodes); `--interval` is for sync and the stock rows.
     var asyncInterval = 1
     var live = true
     var stockRows = true

@@ -148,10 +148,12 @@ final class DecodeCadenceTests: XCTestCase {
         XCTAssertEqual(requests(frames: 3, tracking: false, interval: 1), [.full, .full, .full])
     }
 
-    func testWithTracksRegionsBetweenFullScansAndNeverTwoFullScansInARow() {
+    /// A full scan carries the tracks' re-decodes: with tracks, regions alone only between full scans.
+    func testWithTracksRegionsBetweenFullScansAndAFullScanOnEveryFrameAtInterval1() {
         XCTAssertEqual(requests(frames: 7, tracking: true, interval: 3),
                        [.full, .regions, .regions, .full, .regions, .regions, .full])
-        XCTAssertEqual(requests(frames: 4, tracking: true, interval: 1), [.full, .regions, .full, .regions])
+        XCTAssertEqual(requests(frames: 4, tracking: true, interval: 1), [.full, .full, .full, .full])
+        XCTAssertEqual(requests(frames: 5, tracking: true, interval: 2, refused: [2]), [.full, .regions, .full, .full, .regions])
     }
 
     func testAFullScanTheWorkerRefusedIsAskedForAgainOnTheNextFrame() {

@@ -28,8 +28,9 @@ public enum DetectMode: Int32, PropertyEnum {
 /// Every frame: each track is moved by the motion measured in the image (`TrackingStage`), then
 /// decodes correct it. `sync`: a full-frame decode every `detect-interval` frames and re-decodes
 /// around each track on its turn (every `redecode-interval` frames), all on the streaming thread.
-/// `async`: a worker thread alternates full-frame decodes (at most every `detect-interval` frames)
-/// and re-decodes around the tracks due; a result decoded on frame N arrives at frame N+k and is carried forward by
+/// `async`: a worker thread decodes the whole frame (at most every `detect-interval` frames) with
+/// the re-decodes around the tracks due in the same job, and between full-frame decodes the
+/// re-decodes alone; a result decoded on frame N arrives at frame N+k and is carried forward by
 /// the tracked motion. Every live track is reported on every frame.
 public final class ArBarcodeTrack: VideoFilterElement {
     public struct Settings: Sendable {
@@ -82,7 +83,7 @@ public final class ArBarcodeTrack: VideoFilterElement {
               \.detectInterval, range: 1...1000),
         .uint("redecode-interval", "Re-decode interval",
               "Frames between re-decodes of a tracked code, spread over the frames by track id (1: every track on every frame; async: "
-                  + "a region job takes the tracks due on the frame it starts). A code not read on its turn is retried on every frame "
+                  + "a job takes the tracks due on the frame it starts). A code not read on its turn is retried on every frame "
                   + "until it is; between re-decodes it follows the image motion",
               \.redecodeInterval, range: 1...30),
     ] + CodeDetectorStage.properties(\.detector) + TrackingSettings.properties(\.tracking)
@@ -200,15 +201,16 @@ public final class ArBarcodeTrack: VideoFilterElement {
         if let worker = state.worker {
             if let result = worker.takeResult() {
                 decodeMilliseconds = result.milliseconds
-                let found = result.full ? result.detections : Self.confirming(result.detections, live)
+                let found = result.detections + Self.confirming(result.tracked, live)
                 detections = stage.carry(found, from: result.frame, pyramid: state.jobPyramid)
                 if result.full { state.located = Self.regions(result.located) }
-                cat.log(.log, element.object, "worker: \(result.detections.count) codes from frame \(result.frame) (\(result.full ? "full" : "regions")), \(detections.count) carried to \(stage.frameIndex)")
+                cat.log(.log, element.object, "worker: \(found.count) codes from frame \(result.frame) (\(result.full ? "full" : "regions")), \(detections.count) carried to \(stage.frameIndex)")
             }
             let redecode = live.filter { state.schedule.isDue($0.id, frame: stage.frameIndex) }
             if let kind = state.cadence.request(tracking: !redecode.isEmpty, interval: s.detectInterval), let plane = stage.current?.levels[0],
                worker.submit(.init(plane: plane, frame: stage.frameIndex, regions: kind == .full ? nil : redecode,
-                                   skipping: stage.seenQuads(live), symbologies: s.symbologies, options: s.detector)) {
+                                   tracks: kind == .full ? redecode : [], skipping: stage.seenQuads(live), pyramid: stage.current,
+                                   symbologies: s.symbologies, options: s.detector)) {
                 state.jobPyramid = stage.current
                 state.cadence.started(kind)
             }

@@ -7,13 +7,18 @@ import Foundation
 /// most one job in flight: `submit` refuses work while busy (stale work is dropped, never queued),
 /// and the result waits until `takeResult` collects it.
 final class TrackDecodeWorker: @unchecked Sendable {  // The decoder is used only by the job in flight, and the scheduler allows one.
-    /// One decode: a full scan (`regions` nil) or re-decodes of the tracks in `regions`, on frame `frame`.
+    /// One decode on frame `frame`: a full scan with re-decodes of `tracks` (`regions` nil), or
+    /// re-decodes of the tracks in `regions` alone.
     struct Job {
         var plane: LumaPlane
         var frame: UInt64
         var regions: [Track]?
-        /// Full scans: tracked codes' quads, left to region re-decodes.
+        /// Full scans: the tracks due for a re-decode, read in the same batches as the scan.
+        var tracks: [Track] = []
+        /// Full scans: tracked codes' quads, left to their re-decodes.
         var skipping: [Quad] = []
+        /// Full scans: `plane`'s pyramid (its coarser levels serve the localizer).
+        var pyramid: LumaPyramid?
         var symbologies: String?
         var options: DetectorOptions
     }
@@ -21,7 +26,10 @@ final class TrackDecodeWorker: @unchecked Sendable {  // The decoder is used onl
     struct Result {
         var frame: UInt64
         var full: Bool
+        /// Full scans: the codes found (new ones among them).
         var detections: [Detection]
+        /// The tracks' re-decodes (to be matched to live tracks only).
+        var tracked: [Detection]
         /// Full scans: verified regions no pass read.
         var located: [LocatedRegion]
         /// Time the decode took, milliseconds.
@@ -65,9 +73,13 @@ final class TrackDecodeWorker: @unchecked Sendable {  // The decoder is used onl
     private func decode(_ job: Job) -> Result {
         try? decoder.reconfigure(symbologies: job.symbologies, options: job.options)
         let t0 = DispatchTime.now().uptimeNanoseconds
-        let found = job.regions.map { DetectorResult(codes: decoder.regions(job.plane, $0), located: []) }
-            ?? decoder.full(job.plane, skipping: job.skipping)
-        return Result(frame: job.frame, full: job.regions == nil, detections: found.codes, located: found.located,
+        let found: DetectorResult, tracked: [Detection]
+        if let regions = job.regions {
+            (found, tracked) = (DetectorResult(codes: [], located: []), decoder.regions(job.plane, regions))
+        } else {
+            (found, tracked) = decoder.full(job.plane, skipping: job.skipping, andRegions: job.tracks, pyramid: job.pyramid)
+        }
+        return Result(frame: job.frame, full: job.regions == nil, detections: found.codes, tracked: tracked, located: found.located,
                       milliseconds: Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
     }
 }

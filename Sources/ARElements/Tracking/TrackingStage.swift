@@ -328,8 +328,10 @@ final class TrackingStage {
         if detectOcclusion, let cur = current {
             for t in update.tracks where t.state != .detected { readUnlike[t.id] = nil }
             for t in update.tracks where t.state == .detected {
-                defer { unlike[t.id] = 0 }
                 let carried = carriedLooks.first { $0.quad.contains(t.quad.center) || t.quad.contains($0.quad.center) }
+                // The code looked like itself where it was read; of the frames since (a worker's
+                // reading is carried from an earlier one), those its place did not look like it still count.
+                defer { unlike[t.id] = min(unlike[t.id] ?? 0, Int(frameIndex - min(frameIndex, carried?.frame ?? frameIndex))) }
                 // Read on the very frame its place stopped looking like it: perhaps the code's ghost
                 // (H.264's next frame after its card is gone: the bars blended into what was behind
                 // them), whose look would match what is left there and keep the track drawn until
