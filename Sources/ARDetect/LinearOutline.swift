@@ -105,7 +105,6 @@ enum LinearOutline {
         let module = length / Double(9 * digits + 9)
         // An outline too short for its digits (a fit that did not follow the bars) shows no zone.
         guard module >= minQuietModule else { return false }
-        func inFrame(_ p: Point) -> Bool { p.x >= 0 && p.y >= 0 && p.x <= Double(luma.width - 1) && p.y <= Double(luma.height - 1) }
         // The bars' contrast on the middle line.
         let left = quad.topLeft + (quad.bottomLeft - quad.topLeft) * 0.5, right = quad.topRight + (quad.bottomRight - quad.topRight) * 0.5
         let inside = stride(from: 0.0, through: 1.0, by: 1 / max(8, length)).map { f -> Double in
@@ -120,8 +119,8 @@ enum LinearOutline {
                 var lo = Double.infinity, hi = -Double.infinity
                 for t in stride(from: quietFrom * module, through: quietTo * module, by: 0.5) {
                     let p = edge + direction * t
-                    guard inFrame(p) else { return false }
-                    let v = luma.sample(p.x, p.y)
+                    guard luma.holdsInside(p.x, p.y) else { return false }
+                    let v = luma.sampleInside(p.x, p.y)
                     lo = min(lo, v); hi = max(hi, v)
                 }
                 if hi - lo > quietVariation * contrast { return false }

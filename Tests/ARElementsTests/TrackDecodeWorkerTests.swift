@@ -13,7 +13,7 @@ final class TrackDecodeWorkerTests: XCTestCase {
         var f = TestFrame(width: 200, height: 200)
         f.addQR(text, x: 100, y: 100, module: 4)
         let plane = LumaPlane(width: f.width, height: f.height, pixels: f.image.pixels)
-        return TrackDecodeWorker.Job(plane: plane, frame: frame, regions: nil, options: DetectorOptions())
+        return TrackDecodeWorker.Job(plane: plane, frame: frame, kind: .full, options: DetectorOptions())
     }
 
     private func texts(_ result: TrackDecodeWorker.Result) -> [String] {

@@ -208,8 +208,8 @@ public final class ArBarcodeTrack: VideoFilterElement {
             }
             let redecode = live.filter { state.schedule.isDue($0.id, frame: stage.frameIndex) }
             if let kind = state.cadence.request(tracking: !redecode.isEmpty, interval: s.detectInterval), let plane = stage.current?.levels[0],
-               worker.submit(.init(plane: plane, frame: stage.frameIndex, regions: kind == .full ? nil : redecode,
-                                   tracks: kind == .full ? redecode : [], skipping: stage.seenQuads(live), pyramid: stage.current,
+               worker.submit(.init(plane: plane, frame: stage.frameIndex, kind: kind, tracks: redecode,
+                                   skipping: stage.seenQuads(live), pyramid: stage.current,
                                    symbologies: s.symbologies, options: s.detector)) {
                 state.jobPyramid = stage.current
                 state.cadence.started(kind)

@@ -7,13 +7,13 @@ import Foundation
 /// most one job in flight: `submit` refuses work while busy (stale work is dropped, never queued),
 /// and the result waits until `takeResult` collects it.
 final class TrackDecodeWorker: @unchecked Sendable {  // The decoder is used only by the job in flight, and the scheduler allows one.
-    /// One decode on frame `frame`: a full scan with re-decodes of `tracks` (`regions` nil), or
-    /// re-decodes of the tracks in `regions` alone.
+    /// One decode on frame `frame`: a full scan with the re-decodes of `tracks` in the same batches,
+    /// or (`regions`) those re-decodes alone.
     struct Job {
         var plane: LumaPlane
         var frame: UInt64
-        var regions: [Track]?
-        /// Full scans: the tracks due for a re-decode, read in the same batches as the scan.
+        var kind: DecodeKind
+        /// The tracks due for a re-decode.
         var tracks: [Track] = []
         /// Full scans: tracked codes' quads, left to their re-decodes.
         var skipping: [Quad] = []
@@ -73,13 +73,11 @@ final class TrackDecodeWorker: @unchecked Sendable {  // The decoder is used onl
     private func decode(_ job: Job) -> Result {
         try? decoder.reconfigure(symbologies: job.symbologies, options: job.options)
         let t0 = DispatchTime.now().uptimeNanoseconds
-        let found: DetectorResult, tracked: [Detection]
-        if let regions = job.regions {
-            (found, tracked) = (DetectorResult(codes: [], located: []), decoder.regions(job.plane, regions))
-        } else {
-            (found, tracked) = decoder.full(job.plane, skipping: job.skipping, andRegions: job.tracks, pyramid: job.pyramid)
+        let (found, tracked) = switch job.kind {
+        case .full: decoder.full(job.plane, skipping: job.skipping, andRegions: job.tracks, pyramid: job.pyramid)
+        case .regions: (DetectorResult(codes: [], located: []), decoder.regions(job.plane, job.tracks))
         }
-        return Result(frame: job.frame, full: job.regions == nil, detections: found.codes, tracked: tracked, located: found.located,
+        return Result(frame: job.frame, full: job.kind == .full, detections: found.codes, tracked: tracked, located: found.located,
                       milliseconds: Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
     }
 }

@@ -331,7 +331,8 @@ final class TrackingStage {
                 let carried = carriedLooks.first { $0.quad.contains(t.quad.center) || t.quad.contains($0.quad.center) }
                 // The code looked like itself where it was read; of the frames since (a worker's
                 // reading is carried from an earlier one), those its place did not look like it still count.
-                defer { unlike[t.id] = min(unlike[t.id] ?? 0, Int(frameIndex - min(frameIndex, carried?.frame ?? frameIndex))) }
+                let since = carried.map { Int(frameIndex - min(frameIndex, $0.frame)) } ?? 0
+                defer { unlike[t.id] = min(unlike[t.id] ?? 0, since) }
                 // Read on the very frame its place stopped looking like it: perhaps the code's ghost
                 // (H.264's next frame after its card is gone: the bars blended into what was behind
                 // them), whose look would match what is left there and keep the track drawn until
