@@ -48,11 +48,52 @@ public struct DecodeCadence: Sendable, Equatable {
     }
 }
 
+/// How long a frame waits for the decode in flight, so that its readings reach the frame they
+/// were made on rather than the next: up to `budgetMilliseconds` (never more than `frameShare` of
+/// a frame, so the streaming thread keeps up), and only for a job expected to end within that, by
+/// the recent jobs of its kind. A job expected to take longer (a 4K full scan) is not waited for at
+/// all: the frame goes on at once and the reading is carried to a later frame.
+public struct DecodeWait: Sendable, Equatable {
+    /// Longest wait on one frame, milliseconds; 0: never wait.
+    public var budgetMilliseconds: Double
+    /// A frame's duration, milliseconds, when known.
+    public var frameMilliseconds: Double?
+    /// Per kind: the expected length of a job, milliseconds (a running mean of the recent ones).
+    private var expected: [DecodeKind: Double] = [:]
+    /// Weight of the newest job in `expected`.
+    static let newestWeight = 0.25
+    /// Largest share of a frame's duration spent waiting.
+    public static let frameShare = 0.5
+
+    public init(budgetMilliseconds: Double, frameMilliseconds: Double? = nil) {
+        self.budgetMilliseconds = budgetMilliseconds
+        self.frameMilliseconds = frameMilliseconds
+    }
+
+    /// The longest wait on one frame, milliseconds: the budget, within `frameShare` of a frame.
+    public var longestMilliseconds: Double {
+        max(0, min(budgetMilliseconds, frameMilliseconds.map { $0 * Self.frameShare } ?? .infinity))
+    }
+
+    /// A job of `kind` took `milliseconds`.
+    public mutating func finished(_ kind: DecodeKind, milliseconds: Double) {
+        expected[kind] = expected[kind].map { $0 + Self.newestWeight * (milliseconds - $0) } ?? milliseconds
+    }
+
+    /// Milliseconds to wait for a job of `kind` that has run for `elapsed` ms: the longest wait when
+    /// the job is expected to end within it (a kind not seen yet is), else 0.
+    public func wait(for kind: DecodeKind, elapsed: Double) -> Double {
+        let longest = longestMilliseconds
+        guard longest > 0, (expected[kind] ?? 0) - elapsed <= longest else { return 0 }
+        return longest
+    }
+}
+
 /// At most one decode in flight off the streaming thread, results collected by the streaming
 /// thread. New work is refused (not queued) while a decode runs or its result waits: a late frame
 /// is never decoded. `cancel` (flush, seek, caps change) drops the waiting result, the result of
 /// the decode in progress when it arrives, and work the executor has not started yet.
-public final class DecodeScheduler<Output: Sendable>: @unchecked Sendable {  // `state` is guarded by `lock`; work runs on the executor.
+public final class DecodeScheduler<Output: Sendable>: @unchecked Sendable {  // `state` is guarded by `condition`; work runs on the executor.
     private struct State {
         /// Submitted, not finished nor dropped before it started.
         var busy = false
@@ -65,7 +106,8 @@ public final class DecodeScheduler<Output: Sendable>: @unchecked Sendable {  // 
     }
 
     private let executor: any DecodeExecutor
-    private let lock = NSLock()
+    /// Guards `state`; signalled when a result is stored or dropped work frees the scheduler.
+    private let condition = NSCondition()
     private var state = State()
 
     /// A scheduler running its work on `executor`.
@@ -94,6 +136,16 @@ public final class DecodeScheduler<Output: Sendable>: @unchecked Sendable {  // 
         }
     }
 
+    /// The finished result, waiting for it until `deadline` while a decode is in flight (once).
+    /// Returns at once when a result waits or nothing is in flight.
+    public func takeResult(waitingUntil deadline: Date) -> Output? {
+        condition.lock()
+        defer { condition.unlock() }
+        while state.result == nil, state.busy, !state.stopped, condition.wait(until: deadline) {}
+        defer { state.result = nil }
+        return state.result
+    }
+
     /// Whether a decode is in flight (submitted, neither finished nor dropped).
     public var isBusy: Bool { locked { $0.busy } }
 
@@ -105,6 +157,7 @@ public final class DecodeScheduler<Output: Sendable>: @unchecked Sendable {  // 
             // Work not started belongs to frames before the flush: it will not run.
             if !$0.running { $0.busy = false }
         }
+        condition.broadcast()
     }
 
     /// Takes no more work, drops what waits, and returns once the executor has ended the decode in
@@ -115,6 +168,7 @@ public final class DecodeScheduler<Output: Sendable>: @unchecked Sendable {  // 
             $0.generation += 1
             $0.result = nil
         }
+        condition.broadcast()
         executor.shutdown()
     }
 
@@ -131,11 +185,12 @@ public final class DecodeScheduler<Output: Sendable>: @unchecked Sendable {  // 
             $0.running = false
             if $0.generation == generation { $0.result = output }
         }
+        condition.broadcast()
     }
 
     private func locked<R>(_ body: (inout State) -> R) -> R {
-        lock.lock()
-        defer { lock.unlock() }
+        condition.lock()
+        defer { condition.unlock() }
         return body(&state)
     }
 }

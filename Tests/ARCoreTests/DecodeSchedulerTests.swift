@@ -120,6 +120,65 @@ final class DecodeSchedulerTests: XCTestCase {
         XCTAssertEqual(scheduler.takeResult(), 7)
         scheduler.stop()
     }
+
+    /// The streaming thread's wait ends when the worker delivers, with its result, not at the deadline.
+    func testAWaitEndsWithTheResultTheWorkerDeliversMeanwhile() throws {
+        XCTAssertTrue(submit(4))
+        let executor = executor
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.02) { executor.runNext() }
+        // A deadline far beyond the work: only a result can end this wait in time for the test.
+        XCTAssertEqual(scheduler.takeResult(waitingUntil: Date(timeIntervalSinceNow: 600)), 4)
+        XCTAssertNil(scheduler.takeResult(), "collected once")
+    }
+
+    func testAWaitForWorkThatNeverRunsEndsAtTheDeadlineWithNothing() {
+        XCTAssertTrue(submit(1))
+        XCTAssertNil(scheduler.takeResult(waitingUntil: Date(timeIntervalSinceNow: 0.01)))
+        XCTAssertTrue(scheduler.isBusy, "the work is still in flight")
+    }
+
+    func testAWaitReturnsAtOnceWithAResultOrWithNothingInFlight() {
+        // Nothing submitted: a deadline far away is not waited for.
+        XCTAssertNil(scheduler.takeResult(waitingUntil: Date(timeIntervalSinceNow: 600)))
+        XCTAssertTrue(submit(2))
+        executor.runNext()
+        XCTAssertEqual(scheduler.takeResult(waitingUntil: Date(timeIntervalSinceNow: 600)), 2)
+        // A cancelled decode frees the wait as well.
+        XCTAssertTrue(submit(3))
+        scheduler.cancel()
+        XCTAssertNil(scheduler.takeResult(waitingUntil: Date(timeIntervalSinceNow: 600)))
+    }
+}
+
+final class DecodeWaitTests: XCTestCase {
+    func testAKindNotSeenYetIsWaitedForUpToTheBudget() {
+        let wait = DecodeWait(budgetMilliseconds: 16)
+        XCTAssertEqual(wait.wait(for: .full, elapsed: 0), 16)
+        XCTAssertEqual(DecodeWait(budgetMilliseconds: 0).wait(for: .full, elapsed: 0), 0, "0: never waits")
+    }
+
+    func testAJobExpectedToTakeLongerThanTheBudgetIsNotWaitedFor() {
+        var wait = DecodeWait(budgetMilliseconds: 16)
+        wait.finished(.full, milliseconds: 40)
+        wait.finished(.regions, milliseconds: 3)
+        XCTAssertEqual(wait.wait(for: .full, elapsed: 0), 0, "a 4K full scan")
+        XCTAssertEqual(wait.wait(for: .regions, elapsed: 0), 16)
+        XCTAssertEqual(wait.wait(for: .full, elapsed: 30), 16, "a job started 30 ms ago should end within the budget")
+    }
+
+    func testTheExpectedLengthFollowsTheRecentJobs() {
+        var wait = DecodeWait(budgetMilliseconds: 16)
+        wait.finished(.full, milliseconds: 40)
+        for _ in 0..<5 { wait.finished(.full, milliseconds: 10) }
+        XCTAssertEqual(wait.wait(for: .full, elapsed: 0), 0, "40 → 17 ms after five jobs of 10 ms")
+        wait.finished(.full, milliseconds: 10)
+        XCTAssertEqual(wait.wait(for: .full, elapsed: 0), 16, "15.3 ms")
+    }
+
+    func testAWaitNeverExceedsHalfAFrame() {
+        XCTAssertEqual(DecodeWait(budgetMilliseconds: 16, frameMilliseconds: 1000.0 / 60).wait(for: .full, elapsed: 0), 500.0 / 60, accuracy: 1e-9)
+        XCTAssertEqual(DecodeWait(budgetMilliseconds: 16, frameMilliseconds: 40).longestMilliseconds, 16)
+    }
 }
 
 /// A serial DispatchQueue as executor.

@@ -451,6 +451,47 @@ final class TrackTests: XCTestCase {
         }
     }
 
+    /// Async with a wait the jobs end within (`async-wait`, on the element's own worker thread): every
+    /// reading reaches the frame it was made on, so codes are reported on the frame they appear on,
+    /// from frame 0. (The wait, 1 s within half of a 1 fps frame, is far beyond a job on these small
+    /// frames: the test waits for no clock.)
+    func testAsyncWithAWaitTheJobsEndWithinCodesAreReportedOnTheFrameTheyAppearOn() throws {
+        var one = TestFrame(width: 320, height: 240)
+        one.addQR("FIRST", x: 80, y: 120, module: 4)
+        var two = one
+        two.addQR("SECOND", x: 240, y: 120, module: 4)
+        let h = Harness("arbarcodetrack detect-mode=async async-wait=1000",
+                        caps: one.i420Caps.replacingOccurrences(of: "framerate=30/1", with: "framerate=1/1"))
+        var first: [Int] = [], second: [Int] = []
+        for i in 0..<6 {
+            let regions = try XCTUnwrap(h.process((i < 3 ? one : two).i420, ptsNanoseconds: UInt64(i) * frameNs)).regions
+            if regions.contains(where: { $0.text == "FIRST" }) { first.append(i) }
+            if regions.contains(where: { $0.text == "SECOND" }) { second.append(i) }
+        }
+        XCTAssertEqual(first, Array(0..<6))
+        XCTAssertEqual(second, Array(3..<6))
+    }
+
+    /// A job that outlived its frame's wait is collected on the next frame, with that frame's own
+    /// full scan when it ends within the wait: the newer scan stands for both, so a code gone by
+    /// then is not drawn from the older reading.
+    func testAsyncAFullScanOfThisFrameStandsForAnEarlierResult() throws {
+        var code = TestFrame(width: 320, height: 240)
+        code.addQR("FIRST", x: 80, y: 120, module: 4)
+        let blank = TestFrame(width: 320, height: 240)
+        let executor = InlineExecutor()
+        ArBarcodeTrack.workerExecutor = { executor }
+        defer { ArBarcodeTrack.workerExecutor = nil }
+        let h = Harness("arbarcodetrack detect-mode=async async-wait=5", caps: code.i420Caps)
+        // Frame 0's job is held past its wait, and ends before frame 1, where the code is gone.
+        XCTAssertEqual(try XCTUnwrap(h.process(code.i420, ptsNanoseconds: 0)).regions.count, 0)
+        XCTAssertTrue(executor.runNext())
+        executor.inline = true
+        XCTAssertEqual(try XCTUnwrap(h.process(blank.i420, ptsNanoseconds: frameNs)).regions.count, 0)
+        // Frame 2's scan alone reads the code back.
+        XCTAssertEqual(try XCTUnwrap(h.process(code.i420, ptsNanoseconds: 2 * frameNs)).regions.compactMap(\.text), ["FIRST"])
+    }
+
     func testRegionReadingsOnlyConfirmTrackedCodes() {
         let place = Quad(Rect(x: 10, y: 10, width: 40, height: 40))
         let tracked = Track(id: 1, symbology: "EAN-13", payload: Array("4006381333931".utf8), quad: place, state: .tracked,
@@ -460,5 +501,30 @@ final class TrackTests: XCTestCase {
         let otherKind = Detection(symbology: "CODE-128", text: "4006381333931", quad: place)
         XCTAssertEqual(ArBarcodeTrack.confirming([same, other, otherKind], [tracked]).map(\.text), ["4006381333931"])
         XCTAssertEqual(ArBarcodeTrack.confirming([same], []).count, 0)
+    }
+}
+
+/// A decode executor that runs work as it is handed over while `inline`, else holds it until `runNext`.
+private final class InlineExecutor: DecodeExecutor, @unchecked Sendable {  // `held` and `isInline` are guarded by `lock`.
+    private let lock = NSLock()
+    private var held: [@Sendable () -> Void] = []
+    private var isInline = false
+
+    var inline: Bool {
+        get { lock.withLock { isInline } }
+        set { lock.withLock { isInline = newValue } }
+    }
+
+    func execute(_ work: @escaping @Sendable () -> Void) {
+        if inline { work() } else { lock.withLock { held.append(work) } }
+    }
+
+    func shutdown() {}
+
+    /// Runs the oldest held work on the caller's thread; false when none is held.
+    func runNext() -> Bool {
+        guard let work = lock.withLock({ held.isEmpty ? nil : held.removeFirst() }) else { return false }
+        work()
+        return true
     }
 }

@@ -3,9 +3,9 @@ import ARDetect
 import ARVision
 import Foundation
 
-/// Decodes off the streaming thread so it never waits for zbar. A ``DecodeScheduler`` holds at
-/// most one job in flight: `submit` refuses work while busy (stale work is dropped, never queued),
-/// and the result waits until `takeResult` collects it.
+/// Decodes off the streaming thread so it never waits for zbar longer than it chooses to. A
+/// ``DecodeScheduler`` holds at most one job in flight: `submit` refuses work while busy (stale
+/// work is dropped, never queued), and the result waits until `takeResult` collects it.
 final class TrackDecodeWorker: @unchecked Sendable {  // The decoder is used only by the job in flight, and the scheduler allows one.
     /// One decode on frame `frame`: a full scan with the re-decodes of `tracks` in the same batches,
     /// or (`regions`) those re-decodes alone.
@@ -58,6 +58,11 @@ final class TrackDecodeWorker: @unchecked Sendable {  // The decoder is used onl
     /// The finished result, if any (once).
     func takeResult() -> Result? {
         scheduler.takeResult()
+    }
+
+    /// The finished result (once), waiting for the decode in flight until `deadline`.
+    func takeResult(waitingUntil deadline: Date) -> Result? {
+        scheduler.takeResult(waitingUntil: deadline)
     }
 
     /// Drops the pending result and the one being computed (flush, seek, caps change).
