@@ -34,6 +34,22 @@ extension Quad {
 }
 
 extension Quad {
+    /// Whether each edge of this quad runs within `maxTurn` radians of the matching edge of
+    /// `followed` (corners matched by the cyclic order nearest to `followed`'s): a code's outline
+    /// keeps its shape from one frame to the next, whatever its size. A fit that leans its sides
+    /// onto a neighbouring code's bars turns them by tens of degrees.
+    public func keepsEdgeDirections(of followed: Quad, maxTurn: Double) -> Bool {
+        let mine = corners, theirs = followed.corners
+        let shift = (0..<4).min { a, b in
+            (0..<4).reduce(0.0) { $0 + mine[($1 + a) % 4].distance(to: theirs[$1]) }
+                < (0..<4).reduce(0.0) { $0 + mine[($1 + b) % 4].distance(to: theirs[$1]) }
+        }!
+        return (0..<4).allSatisfy { i in
+            let a = mine[(i + 1 + shift) % 4] - mine[(i + shift) % 4], b = theirs[(i + 1) % 4] - theirs[i]
+            return axisDifference(atan2(a.y, a.x), atan2(b.y, b.x)) <= maxTurn
+        }
+    }
+
     /// Whether this quad is a plausible image of `previous` after one motion step: finite, convex
     /// with the same winding, and its area within `maxAreaRatio` (either way) of `previous`'s. A
     /// motion fitted to a few stray points can fold a quad or blow it up; such a step is refused.

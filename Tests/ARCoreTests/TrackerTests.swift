@@ -345,6 +345,45 @@ final class TrackerTests: XCTestCase {
         XCTAssertFalse(square.scaled(sx: 2, sy: 2).isPlausibleMove(from: square))
     }
 
+    func testAnOutlineKeepsItsEdgeDirectionsWhenItOnlyMovesScalesOrTurnsALittle() {
+        let bar = Quad(Rect(x: 100, y: 100, width: 200, height: 60))
+        let turned = Homography(matrix: [cos(0.15), -sin(0.15), 30, sin(0.15), cos(0.15), -20, 0, 0, 1])!.apply(bar)
+        XCTAssertTrue(turned.keepsEdgeDirections(of: bar, maxTurn: Tracker.maxEdgeTurn))
+        XCTAssertTrue(bar.scaled(sx: 1, sy: 1.8).keepsEdgeDirections(of: bar, maxTurn: Tracker.maxEdgeTurn), "taller bars, same shape")
+        // The same quad listed from another corner.
+        let relisted = Quad(topLeft: bar.topRight, topRight: bar.bottomRight, bottomRight: bar.bottomLeft, bottomLeft: bar.topLeft)
+        XCTAssertTrue(relisted.keepsEdgeDirections(of: bar, maxTurn: Tracker.maxEdgeTurn))
+        // Sides leaning onto a neighbour's bars (a fit over a card beside the code).
+        let leaning = Quad(topLeft: Point(x: 0, y: 110), topRight: Point(x: 300, y: 100), bottomRight: Point(x: 340, y: 160),
+                           bottomLeft: Point(x: 90, y: 165))
+        XCTAssertFalse(leaning.keepsEdgeDirections(of: bar, maxTurn: Tracker.maxEdgeTurn))
+    }
+
+    /// A code followed in the image, whose shape two outlines agreed on, keeps it against one outline
+    /// of another shape; a second one in a row replaces it.
+    func testAFollowedCodeOfKnownShapeIsConfirmedNotReshapedByOneOutlineOfAnotherShape() {
+        let bar = Quad(Rect(x: 100, y: 100, width: 200, height: 60))
+        let leaning = Quad(topLeft: Point(x: 0, y: 110), topRight: Point(x: 300, y: 100), bottomRight: Point(x: 340, y: 160),
+                           bottomLeft: Point(x: 90, y: 165))
+        let still = [UInt64(1): Homography(matrix: [1, 0, 0, 0, 1, 0, 0, 0, 1])!]
+        func reading(_ quad: Quad) -> Detection { Detection(symbology: "EAN-13", text: "4006381333931", quad: quad) }
+        var tracker = Tracker(configuration: TrackerConfiguration(confirmReadings: 1))
+        _ = tracker.update(detections: [reading(bar)], timestampNanoseconds: 0)
+        tracker.advance(motions: still)
+        _ = tracker.update(detections: [reading(bar)], timestampNanoseconds: 33 * ms)
+        tracker.advance(motions: still)
+        let once = tracker.update(detections: [reading(leaning)], timestampNanoseconds: 66 * ms).tracks
+        XCTAssertEqual(once.map(\.state), [.detected], "the reading confirms the track")
+        XCTAssertEqual(once.first?.quad, bar)
+        tracker.advance(motions: still)
+        XCTAssertEqual(tracker.update(detections: [reading(leaning)], timestampNanoseconds: 99 * ms).tracks.first?.quad, leaning)
+        // A new track's first shape is not known yet: the next outline replaces it, whatever its shape.
+        var fresh = Tracker(configuration: TrackerConfiguration(confirmReadings: 1))
+        _ = fresh.update(detections: [reading(leaning)], timestampNanoseconds: 0)
+        fresh.advance(motions: still)
+        XCTAssertEqual(fresh.update(detections: [reading(bar)], timestampNanoseconds: 33 * ms).tracks.first?.quad, bar)
+    }
+
     func testAnOccludedTrackIsReportedOccludedUnmovedAndComesBackUnderItsId() throws {
         var tracker = Tracker()
         _ = tracker.update(detections: [code("A", x: 0, y: 0)], timestampNanoseconds: 0)
