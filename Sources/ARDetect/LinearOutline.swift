@@ -88,22 +88,22 @@ enum LinearOutline {
         return gaps.max()! > max(10, 6 * median)
     }
 
-    /// Whether the Interleaved 2 of 5 code of `digits` digits outlined by `quad` (in `luma`'s
-    /// pixels, its top edge from the first bar to the last) has a quiet zone at both ends. ITF has no
-    /// check character and no fixed length: a code cut short (a label or a photo laid over its end)
-    /// reads as a shorter valid one, and the cut leaves no quiet zone where that code would end.
-    /// Beyond each end, from `quietFrom` to `quietTo` narrow modules out (the narrowest module the
-    /// length allows), on three lines across the bars, the grey level may vary by at most
+    /// Whether the 1D code of `modules` modules outlined by `quad` (in `luma`'s pixels, its top edge
+    /// from the first bar to the last) has a quiet zone at both ends. For codes that a cut can
+    /// shorten into another valid reading: ITF has no check character and no fixed length (a code
+    /// cut short by a label or a photo laid over its end reads as a shorter one), and a UPC-E shape
+    /// is the left half of an EAN-13 and its middle guard. The cut leaves no quiet zone where such
+    /// a code would end. Beyond each end, from `quietFrom` to `quietTo` modules out (the module the
+    /// length gives), on three lines across the bars, the grey level may vary by at most
     /// `quietVariation` of the bars' contrast; a zone reaching out of the frame is not quiet, nor
-    /// is one beyond an outline too short for its digits.
-    static func hasQuietZones(_ quad: Quad, digits: Int, in luma: LumaImage) -> Bool {
+    /// is one beyond an outline too short for its modules.
+    static func hasQuietZones(_ quad: Quad, modules: Int, in luma: LumaImage) -> Bool {
         let along = (quad.topRight - quad.topLeft + quad.bottomRight - quad.bottomLeft) * 0.5
         let length = (along.x * along.x + along.y * along.y).squareRoot()
-        guard length > 0, digits > 0 else { return false }
+        guard length > 0, modules > 0 else { return false }
         let u = along * (1 / length)
-        // Each digit pair is 18 modules with wide elements of 3, start 4 and stop 5 modules.
-        let module = length / Double(9 * digits + 9)
-        // An outline too short for its digits (a fit that did not follow the bars) shows no zone.
+        let module = length / Double(modules)
+        // An outline too short for its modules (a fit that did not follow the bars) shows no zone.
         guard module >= minQuietModule else { return false }
         // The bars' contrast on the middle line.
         let left = quad.topLeft + (quad.bottomLeft - quad.topLeft) * 0.5, right = quad.topRight + (quad.bottomRight - quad.topRight) * 0.5
@@ -129,10 +129,10 @@ enum LinearOutline {
         return true
     }
 
-    /// Where an ITF code's quiet zone is checked, narrow modules beyond its outline (past the
-    /// blur of its last bar; the specification asks for 10, zxing-cpp for 6 of the module it measures).
+    /// Where a quiet zone is checked, modules beyond the outline (past the blur of the last bar; the
+    /// ITF specification asks for 10, zxing-cpp for 6 of the module it measures).
     static let quietFrom = 2.0, quietTo = 5.0
-    /// Narrowest module, pixels, for which an ITF outline's quiet zones are looked for.
+    /// Narrowest module, pixels, for which an outline's quiet zones are looked for.
     static let minQuietModule = 0.75
     /// How much the grey level may vary in a quiet zone, as a fraction of the bars' contrast.
     static let quietVariation = 0.4

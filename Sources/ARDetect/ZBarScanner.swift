@@ -36,11 +36,17 @@ struct ScannedSymbol {
 }
 
 extension ScannedSymbol {
-    /// Whether the code outlined by `quad` (in `image`'s pixels) was read whole: an Interleaved 2 of
-    /// 5 reading needs its quiet zones (`LinearOutline.hasQuietZones`); other symbologies mark their
-    /// ends or count their characters.
+    /// Whether the code outlined by `quad` (in `image`'s pixels) was read whole: Interleaved 2 of 5
+    /// and UPC-E readings need their quiet zones (`LinearOutline.hasQuietZones`); other symbologies
+    /// mark their ends or count their characters.
     func isWhole(_ quad: Quad, in image: LumaImage) -> Bool {
-        type != ZBAR_I25 || LinearOutline.hasQuietZones(quad, digits: payload.count, in: image)
+        switch type {
+        // Each digit pair is 18 modules with wide elements of 3, start 4 and stop 5 modules.
+        case ZBAR_I25: LinearOutline.hasQuietZones(quad, modules: 9 * payload.count + 9, in: image)
+        // Start guard 3, six digits of 7, end guard 6.
+        case ZBAR_UPCE: LinearOutline.hasQuietZones(quad, modules: 51, in: image)
+        default: true
+        }
     }
 }
 
@@ -90,6 +96,7 @@ final class ZBarScanner {
         self.scanner = scanner
         zbar_image_set_format(image, 0x3030_3859)  // fourcc "Y800"
         enabledEAN13 = symbologies.contains { $0.name == "ean13" }
+        enabledUPCE = symbologies.contains { $0.name == "upce" }
         enabledCode39 = symbologies.contains { $0.name == "code39" }
         enabledCode32 = symbologies.contains { $0.name == "code32" }
         renew = fresh && symbologies.contains { Symbology.decodedInHalves($0.type) || $0.isTwoDimensional }
@@ -107,6 +114,13 @@ final class ZBarScanner {
         if symbologies.contains(where: { ean13Family.contains($0.name) }) {
             zbar_image_scanner_set_config(scanner, ZBAR_EAN13, ZBAR_CFG_ENABLE, 1)
         }
+        // That decoder reads a UPC-E shape (six digits and an end guard) whether UPC-E is asked for
+        // or not, and reports it expanded as UPC-A or EAN-13 when it is not: the left half of an
+        // EAN-13 whose right half is covered then reads as another EAN-13 (camera seed 29, live).
+        // Reported as UPC-E, such readings are dropped unless UPC-E was asked for.
+        if symbologies.contains(where: { Symbology.decodedInHalves($0.type) }) {
+            zbar_image_scanner_set_config(scanner, ZBAR_UPCE, ZBAR_CFG_ENABLE, 1)
+        }
         // Raw bytes: zbar would otherwise guess a text encoding and re-encode (mangling UTF-8).
         zbar_image_scanner_set_config(scanner, ZBAR_QRCODE, ZBAR_CFG_BINARY, 1)
         // Code 39 full ASCII ("+A" → "a", "%U" → NUL …), as zxing-cpp reads it.
@@ -120,6 +134,8 @@ final class ZBarScanner {
 
     /// Whether EAN-13 itself was asked for (it may run only to feed UPC-A or ISBN).
     private let enabledEAN13: Bool
+    /// Whether UPC-E was asked for (it is decoded whenever an EAN/UPC decoder runs).
+    private let enabledUPCE: Bool
     /// Whether Code 39 and Code 32 were asked for (both are read by zbar's Code 39 decoder).
     private let enabledCode39: Bool
     private let enabledCode32: Bool
@@ -162,7 +178,7 @@ final class ZBarScanner {
         while let s = symbol {
             symbol = zbar_symbol_next(s)
             let type = zbar_symbol_get_type(s)
-            if type == ZBAR_EAN13 && !enabledEAN13 { continue }
+            if type == ZBAR_EAN13 && !enabledEAN13 || type == ZBAR_UPCE && !enabledUPCE { continue }
             let length = Int(zbar_symbol_get_data_length(s))
             guard let data = zbar_symbol_get_data(s) else { continue }
             var payload = Array(UnsafeRawBufferPointer(start: data, count: length))

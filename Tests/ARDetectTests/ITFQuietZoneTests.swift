@@ -39,7 +39,7 @@ final class ITFQuietZoneTests: XCTestCase {
 
     private func hasQuietZones(_ scene: DetectScene, outline: Quad? = nil) -> Bool {
         scene.image.pixels.withUnsafeBytes {
-            LinearOutline.hasQuietZones(outline ?? scene.truth[0], digits: 8,
+            LinearOutline.hasQuietZones(outline ?? scene.truth[0], modules: 81,
                                         in: LumaImage(base: $0.baseAddress!, width: 400, height: 160, stride: 400))
         }
     }
