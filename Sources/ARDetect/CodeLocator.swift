@@ -245,13 +245,20 @@ public struct CodeLocator: Sendable {
                 out.append(r)
             }
         }
-        // A 2D blob around a 1D region (any 2D region around a verified one) is that code with its
-        // surroundings.
-        out = out.filter { r in
-            r.kind == .linear || !out.contains { $0.kind == .linear && ($0.verified || !r.verified) && r.quad.contains($0.quad.center)
-                && abs($0.quad.signedArea) >= 0.3 * abs(r.quad.signedArea) }
+        return Self.withoutBlobsAroundLinear(out)
+    }
+
+    /// `regions` without the 2D blobs around a 1D region (any 2D region around a verified one): such
+    /// a blob is that code with its surroundings. A region outlined by three finder patterns is a QR
+    /// code of its own, kept even when its box reaches over a 1D code's centre (a QR card turned on
+    /// a poster's bars: its upright box is half as large again as the code).
+    static func withoutBlobsAroundLinear(_ regions: [LocatedRegion]) -> [LocatedRegion] {
+        regions.filter { r in
+            r.kind == .linear || r.outlinedByFinderPatterns || !regions.contains {
+                $0.kind == .linear && ($0.verified || !r.verified) && r.quad.contains($0.quad.center)
+                    && abs($0.quad.signedArea) >= 0.3 * abs(r.quad.signedArea)
+            }
         }
-        return out
     }
 
     // MARK: - Cells

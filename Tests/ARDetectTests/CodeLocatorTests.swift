@@ -310,6 +310,20 @@ final class CodeLocatorTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(found.first?.quality ?? 0, 3, "read by the bands inside the frame")
     }
 
+    /// A QR code turned 35° on a card laid over the top of a poster's bars: its upright box, outlined
+    /// by its finder patterns, reaches over the bars' centre. It is a code of its own, not the bars'
+    /// surroundings; a blob there is (camera seed 31, frame 0).
+    func testAQRCodeOutlinedByFinderPatternsOverA1DCodesCentreIsKept() {
+        let bars = LocatedRegion(kind: .linear, quad: Quad(Rect(x: 900, y: 410, width: 470, height: 280)), axisDegrees: 5,
+                                 moduleSize: 5, score: 146, verified: true)
+        let box = Quad(Rect(x: 933, y: 221, width: 374, height: 361))
+        let qr = LocatedRegion(kind: .matrix, quad: box, axisDegrees: 35, moduleSize: 11, score: 40, verified: false,
+                               outlinedByFinderPatterns: true)
+        let blob = LocatedRegion(kind: .matrix, quad: box, axisDegrees: 0, moduleSize: 4, score: 40, verified: false)
+        XCTAssertEqual(CodeLocator.withoutBlobsAroundLinear([bars, qr]), [bars, qr])
+        XCTAssertEqual(CodeLocator.withoutBlobsAroundLinear([bars, blob]), [bars])
+    }
+
     func testACardOverlappingABarCodeDoesNotTurnItsOutline() throws {
         // A generated clip's frame where another code's card lies over the corner of an EAN-13:
         // gradients near where the strip reads the code run along the card's edge; the region's
