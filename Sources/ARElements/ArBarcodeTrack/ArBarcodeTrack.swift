@@ -252,7 +252,7 @@ public final class ArBarcodeTrack: VideoFilterElement {
                 let carried = stage.carry(found, from: result.frame, pyramid: pyramid)
                 detections += carried
                 if result.full, located == nil { located = Self.regions(result.located) }
-                cat.log(.log, element.object, "worker: \(found.count) codes from frame \(result.frame) (\(result.full ? "full" : "regions")), \(carried.count) carried to \(stage.frameIndex)")
+                cat.log(.log, element.object, "worker: \(found.count) codes from frame \(result.frame) (\(result.full ? "full" : "regions"), \(Int(result.milliseconds)) ms), \(carried.count) carried to \(stage.frameIndex)")
             }
             if let located { state.located = located }
         } else {
