@@ -35,7 +35,8 @@ extension Quad {
 
 extension Quad {
     /// Whether each edge of this quad runs within `maxTurn` radians of the matching edge of
-    /// `followed` (corners matched by the cyclic order nearest to `followed`'s): a code's outline
+    /// `followed` (corners matched by the cyclic order nearest to `followed`'s; both quads of the
+    /// same winding, as every outline here is clockwise): a code's outline
     /// keeps its shape from one frame to the next, whatever its size. A fit that leans its sides
     /// onto a neighbouring code's bars turns them by tens of degrees.
     public func keepsEdgeDirections(of followed: Quad, maxTurn: Double) -> Bool {

@@ -174,7 +174,7 @@ public struct Tracker: Sendable {
         /// Whether its last outline kept the shape of the one before (`keepsEdgeDirections`): the
         /// code's shape is known, and an outline of another shape does not replace it.
         var shapeKnown = false
-        /// Outlines of another shape refused in a row since.
+        /// Outlines of another shape refused since the last one it took.
         var refused = 0
     }
 
@@ -399,17 +399,17 @@ public struct Tracker: Sendable {
                              refused: report.refused)
     }
 
-    /// A track at `quad` confirmed by a partial outline `part` (same code): the track keeps its size
-    /// and shape, moved onto `part`'s centre when `part` spans the code's length (a 1D reading as
-    /// long as the code but not as tall) or lies outside it; a shorter piece inside it moves nothing.
     /// Largest turn of an outline's edge, radians, from the quad its track was followed to on the
     /// same frame, for the outline to replace it.
     static let maxEdgeTurn = 25 * Double.pi / 180
-    /// An outline of another shape read this many times in a row replaces the known one (the
-    /// code did change, or the known shape was wrong): 2, 3 and 5 gave the same coverage on the
-    /// eleven kept camera clips; 2 corrects a wrong known shape soonest.
+    /// Outlines of another shape, with no outline of the known shape between them, that replace
+    /// the known one (the code did change, or the known shape was wrong): 2, 3 and 5 gave the same
+    /// coverage on the eleven kept camera clips; 2 corrects a wrong known shape soonest.
     static let refusedOutlines = 2
 
+    /// A track at `quad` confirmed by a partial outline `part` (same code): the track keeps its size
+    /// and shape, moved onto `part`'s centre when `part` spans the code's length (a 1D reading as
+    /// long as the code but not as tall) or lies outside it; a shorter piece inside it moves nothing.
     static func confirmed(_ quad: Quad, by part: Quad) -> Quad {
         let longest = { (q: Quad) in (0..<4).map { q.corners[$0].distance(to: q.corners[($0 + 1) % 4]) }.max() ?? 0 }
         guard longest(part) >= 0.8 * longest(quad) || !quad.contains(part.center) else { return quad }

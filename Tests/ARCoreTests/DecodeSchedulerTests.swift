@@ -126,8 +126,10 @@ final class DecodeSchedulerTests: XCTestCase {
         XCTAssertTrue(submit(4))
         let executor = executor
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.02) { executor.runNext() }
-        // A deadline far beyond the work: only a result can end this wait in time for the test.
-        XCTAssertEqual(scheduler.takeResult(waitingUntil: Date(timeIntervalSinceNow: 600)), 4)
+        // Only the worker's wake-up ends this wait before its deadline, a minute away.
+        let deadline = Date(timeIntervalSinceNow: 60)
+        XCTAssertEqual(scheduler.takeResult(waitingUntil: deadline), 4)
+        XCTAssertLessThan(Date(), deadline, "woken by the result")
         XCTAssertNil(scheduler.takeResult(), "collected once")
     }
 
@@ -138,15 +140,17 @@ final class DecodeSchedulerTests: XCTestCase {
     }
 
     func testAWaitReturnsAtOnceWithAResultOrWithNothingInFlight() {
-        // Nothing submitted: a deadline far away is not waited for.
-        XCTAssertNil(scheduler.takeResult(waitingUntil: Date(timeIntervalSinceNow: 600)))
+        // Deadlines a minute away, none of them reached.
+        let deadline = Date(timeIntervalSinceNow: 60)
+        XCTAssertNil(scheduler.takeResult(waitingUntil: deadline), "nothing submitted")
         XCTAssertTrue(submit(2))
         executor.runNext()
-        XCTAssertEqual(scheduler.takeResult(waitingUntil: Date(timeIntervalSinceNow: 600)), 2)
+        XCTAssertEqual(scheduler.takeResult(waitingUntil: deadline), 2)
         // A cancelled decode frees the wait as well.
         XCTAssertTrue(submit(3))
         scheduler.cancel()
-        XCTAssertNil(scheduler.takeResult(waitingUntil: Date(timeIntervalSinceNow: 600)))
+        XCTAssertNil(scheduler.takeResult(waitingUntil: deadline))
+        XCTAssertLessThan(Date(), deadline)
     }
 }
 

@@ -52,6 +52,7 @@ final class UPCETests: XCTestCase {
     /// one, has not (the right half's bars follow).
     func testAUPCEReadingEndingAtOtherBarsIsNotReported() throws {
         XCTAssertEqual(try read("upce", gap: 7), ["01234565"])
+        XCTAssertEqual(try read("upce", gap: 4), [])
         XCTAssertEqual(try read("upce", gap: 1), [])
     }
 }

@@ -453,7 +453,7 @@ final class TrackTests: XCTestCase {
 
     /// Async with a wait the jobs end within (`async-wait`, on the element's own worker thread): every
     /// reading reaches the frame it was made on, so codes are reported on the frame they appear on,
-    /// from frame 0. (The wait, 1 s within half of a 1 fps frame, is far beyond a job on these small
+    /// from frame 0. (The wait, 1 s within half of a 0.5 fps frame, is far beyond a job on these small
     /// frames: the test waits for no clock.)
     func testAsyncWithAWaitTheJobsEndWithinCodesAreReportedOnTheFrameTheyAppearOn() throws {
         var one = TestFrame(width: 320, height: 240)
@@ -461,7 +461,7 @@ final class TrackTests: XCTestCase {
         var two = one
         two.addQR("SECOND", x: 240, y: 120, module: 4)
         let h = Harness("arbarcodetrack detect-mode=async async-wait=1000",
-                        caps: one.i420Caps.replacingOccurrences(of: "framerate=30/1", with: "framerate=1/1"))
+                        caps: one.i420Caps.replacingOccurrences(of: "framerate=30/1", with: "framerate=1/2"))
         var first: [Int] = [], second: [Int] = []
         for i in 0..<6 {
             let regions = try XCTUnwrap(h.process((i < 3 ? one : two).i420, ptsNanoseconds: UInt64(i) * frameNs)).regions

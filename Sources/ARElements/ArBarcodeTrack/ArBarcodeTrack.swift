@@ -169,6 +169,9 @@ public final class ArBarcodeTrack: VideoFilterElement {
             stats.frameDurationNanoseconds = d
         }
         guard let state else { return }
+        // The jobs' times at the old size say nothing of the new one's; no rate, no cap by it.
+        state.wait = DecodeWait(budgetMilliseconds: settings.snapshot.asyncWaitMilliseconds,
+                                frameMilliseconds: info.frameDurationNanoseconds.map { Double($0) / 1e6 })
         state.stage.prepare(width: info.width, height: info.height)
         state.worker?.cancel()
         state.jobPyramid = nil
@@ -214,7 +217,7 @@ public final class ArBarcodeTrack: VideoFilterElement {
         let live = stage.begin(frame: frame, luma: luma, forEach: decoder.forEach)
         state.schedule.interval = s.redecodeInterval
         var detections: [Detection] = []
-        /// Time decoding on this frame (sync) or of the worker's result collected on it (async).
+        /// Time decoding on this frame (sync) or of the worker's results collected on it (async).
         var decodeMilliseconds: Double?
         if let worker = state.worker {
             // A result of an earlier frame, then this frame's job, waited for when it should end in time.
@@ -233,7 +236,6 @@ public final class ArBarcodeTrack: VideoFilterElement {
                 state.inFlight = (kind, DispatchTime.now().uptimeNanoseconds)
             }
             state.wait.budgetMilliseconds = s.asyncWaitMilliseconds
-            state.wait.frameMilliseconds = Double(stage.frameDurationNanoseconds) / 1e6
             if let flight = state.inFlight {
                 let elapsed = Double(DispatchTime.now().uptimeNanoseconds - flight.since) / 1e6
                 let wait = state.wait.wait(for: flight.kind, elapsed: elapsed)
@@ -246,8 +248,9 @@ public final class ArBarcodeTrack: VideoFilterElement {
             // A full scan of this frame stands for an earlier result; region re-decodes are added to it,
             // newest first (the tracker merges two readings of one code, keeping the first on ties).
             var located: [BarcodeRegion]?
+            // Every job collected counts in the stats, a superseded one too.
+            if !results.isEmpty { decodeMilliseconds = results.map(\.result.milliseconds).reduce(0, +) }
             for (result, pyramid) in results.suffix(results.last?.result.full == true ? 1 : 2).reversed() {
-                decodeMilliseconds = decodeMilliseconds ?? result.milliseconds
                 let found = result.detections + Self.confirming(result.tracked, live)
                 let carried = stage.carry(found, from: result.frame, pyramid: pyramid)
                 detections += carried
