@@ -41,10 +41,8 @@ extension Quad {
     /// onto a neighbouring code's bars turns them by tens of degrees.
     public func keepsEdgeDirections(of followed: Quad, maxTurn: Double) -> Bool {
         let mine = corners, theirs = followed.corners
-        let shift = (0..<4).min { a, b in
-            (0..<4).reduce(0.0) { $0 + mine[($1 + a) % 4].distance(to: theirs[$1]) }
-                < (0..<4).reduce(0.0) { $0 + mine[($1 + b) % 4].distance(to: theirs[$1]) }
-        }!
+        func apart(_ shift: Int) -> Double { (0..<4).reduce(0) { $0 + mine[($1 + shift) % 4].distance(to: theirs[$1]) } }
+        let shift = (0..<4).min { apart($0) < apart($1) }!
         return (0..<4).allSatisfy { i in
             let a = mine[(i + 1 + shift) % 4] - mine[(i + shift) % 4], b = theirs[(i + 1) % 4] - theirs[i]
             return axisDifference(atan2(a.y, a.x), atan2(b.y, b.x)) <= maxTurn

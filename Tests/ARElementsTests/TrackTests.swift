@@ -143,8 +143,9 @@ final class TrackTests: XCTestCase {
         let executor = SteppedExecutor()
         ArBarcodeTrack.workerExecutor = { executor }
         defer { ArBarcodeTrack.workerExecutor = nil }
-        // Re-decoded on every frame: the states below follow each frame's reading.
-        let h = Harness("arbarcodetrack detect-mode=async redecode-interval=1", caps: withCode.i420Caps)
+        // Re-decoded on every frame: the states below follow each frame's reading. Stepped jobs run
+        // between frames only, so no frame waits for one (`async-wait=0`, here and below).
+        let h = Harness("arbarcodetrack detect-mode=async async-wait=0 redecode-interval=1", caps: withCode.i420Caps)
         func states(_ f: TestFrame, _ i: UInt64) throws -> [TrackState] {
             let regions = try XCTUnwrap(h.process(f.i420, ptsNanoseconds: i * frameNs)).regions
             XCTAssertTrue(regions.allSatisfy { $0.text == "COVER" && $0.trackID == 1 }, "frame \(i)")
@@ -186,7 +187,7 @@ final class TrackTests: XCTestCase {
         let executor = SteppedExecutor()
         ArBarcodeTrack.workerExecutor = { executor }
         defer { ArBarcodeTrack.workerExecutor = nil }
-        let h = Harness("arbarcodetrack detect-mode=async", caps: frame(nil).i420Caps)
+        let h = Harness("arbarcodetrack detect-mode=async async-wait=0", caps: frame(nil).i420Caps)
         func regions(_ f: TestFrame, _ i: UInt64) throws -> [BarcodeRegion] {
             let regions = try XCTUnwrap(h.process(f.i420, ptsNanoseconds: i * frameNs)).regions
             XCTAssertTrue(regions.allSatisfy { $0.text == "MOVES" && $0.trackID == 1 }, "frame \(i)")
@@ -283,7 +284,7 @@ final class TrackTests: XCTestCase {
         ArBarcodeTrack.workerExecutor = { executor }
         defer { ArBarcodeTrack.workerExecutor = nil }
         // Re-decoded on every frame: the states below follow each frame's reading.
-        let h = Harness("arbarcodetrack detect-mode=async redecode-interval=1", caps: crisp.i420Caps)
+        let h = Harness("arbarcodetrack detect-mode=async async-wait=0 redecode-interval=1", caps: crisp.i420Caps)
         // Each frame's scan (with the track's re-decode) is collected on the next; the ghost is read on
         // frame 4 and collected on frame 5, where the print does not look like the crisp code: the
         // track is occluded from frame 6 (with the ghost's look, `tracked` to the end).
@@ -429,8 +430,9 @@ final class TrackTests: XCTestCase {
     }
 
     /// Async: each frame's job scans the whole frame and re-decodes the tracked codes with it, so a
-    /// code that shows up while another is tracked is reported on the frame after it appears (when
-    /// full scans alternated with region jobs, one frame in two waited a frame longer).
+    /// code that shows up while another is tracked is reported on the frame after it appears when
+    /// no frame waits for its job (`async-wait=0`, or a job that outlives its wait; when full scans
+    /// alternated with region jobs, one frame in two waited a frame longer).
     func testAsyncANewCodeBesideATrackedOneIsReportedOnTheNextFrame() throws {
         var one = TestFrame(width: 320, height: 240)
         one.addQR("FIRST", x: 80, y: 120, module: 4)
@@ -440,7 +442,7 @@ final class TrackTests: XCTestCase {
             let executor = SteppedExecutor()
             ArBarcodeTrack.workerExecutor = { executor }
             defer { ArBarcodeTrack.workerExecutor = nil }
-            let h = Harness("arbarcodetrack detect-mode=async", caps: one.i420Caps)
+            let h = Harness("arbarcodetrack detect-mode=async async-wait=0", caps: one.i420Caps)
             var reported: [Int] = []
             for i in 0..<7 {
                 let regions = try XCTUnwrap(h.process((i < appears ? one : two).i420, ptsNanoseconds: UInt64(i) * frameNs)).regions
