@@ -11,6 +11,8 @@ public struct DetectorOptions: Equatable, Sendable {
     public var threads: Int
     /// Retry regions sharpened across the bars (blurred codes).
     public var sharpen: Bool
+    /// Retry 1D regions with motion blur across the bars measured and undone (`LumaPlane.deblur`).
+    public var deblur = true
     /// `locate=auto`: whether the whole-frame scan may add 1D readings where the region passes read
     /// nothing (a still image: yes; a tracker, which sees the code again on the next frames: no,
     /// such readings are the likeliest misreads).
@@ -70,6 +72,7 @@ public struct DetectorOptions: Equatable, Sendable {
     public var firstPassOnly: DetectorOptions {
         var o = self
         o.sharpen = false
+        o.deblur = false
         o.invert = false
         o.upscale = false
         o.downscale = false

@@ -51,3 +51,17 @@ func assertCorners(_ actual: Quad, _ expected: Quad, within tolerance: Double, _
     let d = actual.maxCornerDistance(to: expected)
     XCTAssertLessThanOrEqual(d, tolerance, "\(message) corners \(actual.corners) vs expected \(expected.corners)", file: file, line: line)
 }
+
+extension LumaPlane {
+    /// Each row averaged over a box `2 * radius + 1` px wide (cut at the row's ends): bars blurred
+    /// across, by a lens out of focus or by motion across them while the shutter is open.
+    mutating func blurRows(radius: Int) {
+        for y in 0..<height {
+            let row = (0..<width).map { Int(self[$0, y]) }
+            for x in 0..<width {
+                let lo = max(0, x - radius), hi = min(width - 1, x + radius)
+                self[x, y] = UInt8(row[lo...hi].reduce(0, +) / (hi - lo + 1))
+            }
+        }
+    }
+}

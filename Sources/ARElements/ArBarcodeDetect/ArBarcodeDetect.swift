@@ -176,6 +176,10 @@ final class CodeDetectorStage {
                   "Video: a verified 1D code-like region that no pass read is decoded again from its strips of up to this many "
                       + "frames, aligned along the bars and averaged (noise and compression average out; 0 or 1 = off)",
                   path.appending(path: \.fuseFrames), range: 0...8),
+            .bool("deblur", "Deblur 1D codes",
+                  "Retry a 1D code-like region that no other pass read with motion blur across its bars undone: the blur's "
+                      + "length (1.2 to 8 modules) measured from the region's own pixels, then deconvolved",
+                  path.appending(path: \.deblur)),
         ]
     }
 

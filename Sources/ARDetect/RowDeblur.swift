@@ -1,0 +1,199 @@
+import ARCore
+import Foundation
+
+/// Motion blur across a 1D strip's bars, measured and undone row by row. A code that moves across
+/// its bars while the shutter is open is smeared by a box as long as the motion: each row's
+/// spectrum falls to zero at multiples of 1 / that length, which is how the length is measured
+/// (the strip's rows run across the bars, so the motion that matters is along them).
+extension LumaPlane {
+    /// The length, in pixels, of a box blur along the rows: the `L` between `shortest` and
+    /// `longest` (pixels, 0.25 apart) whose first spectral zero (frequency 1/`L`) is the deepest dip
+    /// in the rows' summed power spectrum below its neighbours'. Nil for a row too short to measure.
+    func rowBlurLength(shortest: Double, longest: Double) -> Double? {
+        let w = width
+        guard w >= 16, height > 0, shortest > 1, longest > shortest else { return nil }
+        let n = Self.transformLength(2 * w)
+        // Rows averaged in groups of `RegionDecoder.rowsPerGroup` (less noise), two groups per
+        // transform (one as the real part, one as the imaginary).
+        let group = RegionDecoder.rowsPerGroup, groups = (height + group - 1) / group
+        var power = [Double](repeating: 0, count: n / 2 + 1)
+        var re = [Double](repeating: 0, count: n), im = [Double](repeating: 0, count: n)
+        var profile = [Double](repeating: 0, count: w)
+        pixels.withUnsafeBufferPointer { px in
+            for pair in stride(from: 0, to: groups, by: 2) {
+                for x in 0..<n { re[x] = 0; im[x] = 0 }
+                for g in pair..<min(groups, pair + 2) {
+                    let rows = (g * group)..<min(height, (g + 1) * group)
+                    for x in 0..<w { profile[x] = 0 }
+                    for y in rows { for x in 0..<w { profile[x] += Double(px[y * w + x]) } }
+                    let mean = profile.reduce(0, +) / Double(w)
+                    for x in 0..<w {
+                        // Hann window: the row's ends do not ring in the spectrum.
+                        let v = (profile[x] - mean) * (0.5 - 0.5 * cos(2 * .pi * Double(x) / Double(w - 1)))
+                        if g == pair { re[x] = v } else { im[x] = v }
+                    }
+                }
+                Self.fft(&re, &im, inverse: false)
+                // Both signals' power at k: (|X(k)|² + |X(n − k)|²) / 2.
+                for k in 0...(n / 2) {
+                    let m = (n - k) % n
+                    power[k] += (re[k] * re[k] + im[k] * im[k] + re[m] * re[m] + im[m] * im[m]) / 2
+                }
+            }
+        }
+        let logPower = power.map { log($0 + 1e-9) }
+        var best: (dip: Double, length: Double)?
+        for length in stride(from: shortest, through: longest, by: 0.25) {
+            let k = Double(n) / length
+            guard k + 3 < Double(logPower.count) else { continue }
+            let i = Int(k.rounded()), band = max(2, Int(k * 0.25))
+            // The dip: how far the spectrum at 1/length falls below the bands either side.
+            var sum = 0.0, count = 0
+            for j in max(1, i - 2 * band)..<max(1, i - band) { sum += logPower[j]; count += 1 }
+            for j in min(logPower.count, i + band)..<min(logPower.count, i + 2 * band + 1) { sum += logPower[j]; count += 1 }
+            guard count > 0 else { continue }
+            let dip = sum / Double(count) - min(logPower[i - 1], logPower[i], logPower[i + 1])
+            if best == nil || dip > best!.dip { best = (dip, length) }
+        }
+        return best?.length
+    }
+
+    /// How soft the edges along the rows are, in pixels: the rows' grey range (5th to 95th
+    /// percentile, rows averaged in groups of `RegionDecoder.rowsPerGroup`) over their steepest
+    /// step between neighbouring pixels (99th percentile). A box blur `L` long turns a step into a
+    /// ramp `L` long: about 1.5 modules for sharp bars resampled to 3 px per module, 2–3.5 for bars
+    /// blurred 2–5 modules (camera clips).
+    func rowEdgeRamp() -> Double? {
+        let w = width, group = RegionDecoder.rowsPerGroup
+        guard w >= 2, height >= group else { return nil }
+        var values: [Double] = [], steps: [Double] = []
+        pixels.withUnsafeBufferPointer { px in
+            for g in 0..<(height / group) {
+                var previous = 0.0
+                for x in 0..<w {
+                    var v = 0.0
+                    for y in (g * group)..<((g + 1) * group) { v += Double(px[y * w + x]) }
+                    v /= Double(group)
+                    values.append(v)
+                    if x > 0 { steps.append(abs(v - previous)) }
+                    previous = v
+                }
+            }
+        }
+        values.sort()
+        steps.sort()
+        let range = values[values.count * 95 / 100] - values[values.count * 5 / 100]
+        let steepest = steps[steps.count * 99 / 100]
+        return steepest > 0 ? range / steepest : nil
+    }
+
+    /// Each row deconvolved by a box blur `length` pixels long (Wiener filter, noise-to-signal
+    /// power ratio `noise`), the row mirrored at its ends; values clamped to 0…255.
+    mutating func deblurRows(length: Double, noise: Double) {
+        let w = width
+        guard w >= 2, length > 1 else { return }
+        let n = Self.transformLength(2 * w)
+        // The box, centred on pixel 0 (wrapping), its end taps weighted by the fraction they cover.
+        // Symmetric, so its transform is real, and so is the filter: two rows go through one
+        // transform (one as the real part, one as the imaginary) and come back apart.
+        var kre = [Double](repeating: 0, count: n), kim = [Double](repeating: 0, count: n)
+        let half = length / 2
+        var total = 0.0
+        for o in -Int(half.rounded(.up))...Int(half.rounded(.up)) {
+            let weight = min(1, max(0, half + 0.5 - Double(abs(o))))
+            kre[(o + n) % n] += weight
+            total += weight
+        }
+        for i in 0..<n { kre[i] /= total }
+        Self.fft(&kre, &kim, inverse: false)
+        // Wiener: K / (K² + noise), K real; the inverse transform's 1/n folded in.
+        let filter = kre.map { $0 / ($0 * $0 + noise) / Double(n) }
+        var re = [Double](repeating: 0, count: n), im = [Double](repeating: 0, count: n)
+        let h = height
+        pixels.withUnsafeMutableBufferPointer { px in
+            for pair in stride(from: 0, to: h, by: 2) {
+                let rows = pair..<min(h, pair + 2)
+                var means = [0.0, 0.0]
+                for y in rows {
+                    var mean = 0.0
+                    for x in 0..<w { mean += Double(px[y * w + x]) }
+                    means[y - pair] = mean / Double(w)
+                }
+                for x in 0..<n { re[x] = 0; im[x] = 0 }
+                for y in rows {
+                    // The row, then mirrored, then its first value: one continuous period.
+                    for x in 0..<n {
+                        let v = Double(x < w ? px[y * w + x] : x < 2 * w ? px[y * w + 2 * w - 1 - x] : px[y * w]) - means[y - pair]
+                        if y == pair { re[x] = v } else { im[x] = v }
+                    }
+                }
+                Self.fft(&re, &im, inverse: false)
+                for k in 0..<n {
+                    re[k] *= filter[k]
+                    im[k] *= filter[k]
+                }
+                Self.fft(&re, &im, inverse: true)
+                for y in rows {
+                    for x in 0..<w {
+                        let v = (y == pair ? re[x] : im[x]) + means[y - pair]
+                        px[y * w + x] = UInt8(min(255, max(0, v.rounded())))
+                    }
+                }
+            }
+        }
+    }
+
+    /// The power of two at least `count`.
+    private static func transformLength(_ count: Int) -> Int {
+        var n = 1
+        while n < count { n *= 2 }
+        return n
+    }
+
+    /// In-place radix-2 discrete Fourier transform of `re` + i`im` (count a power of two);
+    /// `inverse` leaves out the 1/count scale.
+    static func fft(_ re: inout [Double], _ im: inout [Double], inverse: Bool) {
+        let n = re.count
+        guard n > 1, im.count == n else { return }
+        re.withUnsafeMutableBufferPointer { re in
+            im.withUnsafeMutableBufferPointer { im in
+                // Bit-reversed order.
+                var j = 0
+                for i in 1..<n {
+                    var bit = n >> 1
+                    while j & bit != 0 {
+                        j ^= bit
+                        bit >>= 1
+                    }
+                    j |= bit
+                    if i < j {
+                        re.swapAt(i, j)
+                        im.swapAt(i, j)
+                    }
+                }
+                var size = 2
+                while size <= n {
+                    let angle = (inverse ? 2 : -2) * Double.pi / Double(size)
+                    let wr = cos(angle), wi = sin(angle), half = size / 2
+                    var start = 0
+                    while start < n {
+                        var cr = 1.0, ci = 0.0
+                        for a in start..<(start + half) {
+                            let b = a + half
+                            let tr = re[b] * cr - im[b] * ci, ti = re[b] * ci + im[b] * cr
+                            re[b] = re[a] - tr
+                            im[b] = im[a] - ti
+                            re[a] += tr
+                            im[a] += ti
+                            let next = cr * wr - ci * wi
+                            ci = cr * wi + ci * wr
+                            cr = next
+                        }
+                        start += size
+                    }
+                    size *= 2
+                }
+            }
+        }
+    }
+}
