@@ -276,6 +276,35 @@ final class TrackTests: XCTestCase {
                        [.detected, .detected, .detected, .tracked, .occluded, .occluded])
     }
 
+    /// An occluded code's place that looks only somewhat like it does not show it again: another
+    /// card's blurred bars left where a code was can look as much like it. Here its own bars,
+    /// smeared over 10 px (5 modules: similarity 0.5 to its look, not read), after two blank frames.
+    func testAnOccludedCodeIsShownAgainOnlyWhereItsPlaceLooksClearlyLikeIt() throws {
+        var crisp = TestFrame(width: 320, height: 240, background: 235)
+        _ = try CodeRenderer().render(CodeMatrix.code128("GHOST-128"),
+                                      placement: CodePlacement(center: Point(x: 160, y: 120), moduleSize: 2, barHeight: 60),
+                                      into: &crisp.image)
+        let blank = TestFrame(width: 320, height: 240, background: 235)
+        var smeared = crisp
+        for y in 0..<240 {
+            for x in 0..<320 {
+                let lo = max(0, x - 5), hi = min(319, x + 4)
+                smeared.image[x, y] = UInt8((lo...hi).map { Int(crisp.image[$0, y]) }.reduce(0, +) / (hi - lo + 1))
+            }
+        }
+        // Re-decoded on every frame: the states below follow each frame's reading.
+        let h = Harness("arbarcodetrack detect-mode=sync redecode-interval=1", caps: crisp.i420Caps)
+        var states: [TrackState] = []
+        for (i, f) in [crisp, crisp, blank, blank, smeared, smeared, smeared].enumerated() {
+            let regions = try XCTUnwrap(h.process(f.i420, ptsNanoseconds: UInt64(i) * frameNs)).regions
+            // The smeared bars are located (a 1D region not read), apart from the track.
+            XCTAssertEqual(regions.filter { $0.state != .located }.map(\.text), ["GHOST-128"], "frame \(i)")
+            states += regions.filter { $0.state != .located }.map(\.state)
+        }
+        // Ending the occlusion at the similarity that keeps a seen code seen (0.45): `tracked` from frame 5.
+        XCTAssertEqual(states, [.detected, .detected, .tracked, .occluded, .occluded, .occluded, .occluded])
+    }
+
     /// Async: the worker's reading of the ghost, made on the frame the code's place first stopped
     /// looking like it and collected on a later one, keeps the crisp look too.
     func testAnAsyncReadingOfACodesGhostKeepsItsCrispLook() throws {
