@@ -69,10 +69,14 @@ struct TrackBench {
 
     /// Named option sets, expanded where `--preset NAME` stands. `camera`: what a phone or webcam
     /// stream looks like (shake, pan, auto exposure, textured background, real photos of codes,
-    /// distractors, sensor noise, H.264 at a streaming bitrate).
+    /// distractors, sensor noise, H.264 at a streaming bitrate). `fast`: the same scene moving three
+    /// times as fast with the shutter open the whole frame (a conveyor, a hand sweeping a scanner):
+    /// 1D codes blurred 2–8 modules across their bars.
     static let presets: [(name: String, arguments: [String])] = [
         ("camera", ["--sizes", "1920x1080", "--h264", "6000",
                     "--clip", "shake=6,pan=40,exposure=0.0167,background=texture,photos=\(corpus),photo-count=6,distractors=3,blur=0,noise=3"]),
+        ("fast", ["--sizes", "1920x1080", "--h264", "6000",
+                  "--clip", "shake=6,pan=120,speed=0.4,exposure=0.0333,background=texture,photos=\(corpus),photo-count=6,distractors=3,blur=0,noise=3"]),
     ]
     /// Photos for the camera preset: `$CORPUS`, else the shared zxing-cpp samples.
     static var corpus: String {
