@@ -96,10 +96,13 @@ public struct Appearance: Sendable, Equatable {
         return Double(best)
     }
 
+    /// Correlation (`similarity`) at which a patch still shows the code whose look it is compared with.
+    public static let sameCodeSimilarity = 0.45
+
     /// Whether this patch still shows the code whose look was `reference`: similar texture
     /// (correlation at least `minSimilarity`) and not much flatter (contrast at least
     /// `minContrastRatio` of the reference's; a hand or a blank box over a code is flat).
-    public func matches(_ reference: Appearance, minSimilarity: Double = 0.45, minContrastRatio: Double = 0.35) -> Bool {
+    public func matches(_ reference: Appearance, minSimilarity: Double = sameCodeSimilarity, minContrastRatio: Double = 0.35) -> Bool {
         guard Double(contrast) >= minContrastRatio * Double(reference.contrast) else { return false }
         return similarity(to: reference) >= minSimilarity
     }

@@ -47,10 +47,9 @@ final class TrackingStage {
     private var detectOcclusion = true
     /// Frames in a row a track's place must look unlike its code before it is `occluded` (two: 67 ms at 30 fps).
     static let occlusionFrames = 2
-    /// Similarity to its look (`Appearance.similarity`) at which a track's place still shows its code…
-    static let seenSimilarity = 0.45
-    /// …and at which an occluded track's place shows it again: higher, as other bars behind a code
-    /// that left (another card's, blurred) can look like it.
+    /// Similarity to its look (`Appearance.similarity`) at which an occluded track's place shows its
+    /// code again: higher than `Appearance.sameCodeSimilarity`, which keeps a seen code seen, as
+    /// other bars behind a code that left (another card's, blurred) can look as much like it.
     static let seenAgainSimilarity = 0.6
     /// A code's look is kept rather than replaced by one with less than this fraction of its contrast.
     static let flatterLook: Float = 0.5
@@ -222,7 +221,7 @@ final class TrackingStage {
         var occluded = tracker.occludedIDs
         for t in tracker.liveTracks {
             guard let look = looks[t.id] else { continue }
-            let threshold = occluded.contains(t.id) ? Self.seenAgainSimilarity : Self.seenSimilarity
+            let threshold = occluded.contains(t.id) ? Self.seenAgainSimilarity : Appearance.sameCodeSimilarity
             if Appearance(pyramid, quad: t.quad)?.matches(look, minSimilarity: threshold) ?? false {
                 unlike[t.id] = 0
                 let n = (like[t.id] ?? 0) + 1
