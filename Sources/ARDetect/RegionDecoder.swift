@@ -65,13 +65,15 @@ final class RegionDecoder {
     /// Tries `scales` in turn (each rendered into `work` by `render`), the first also sharpened
     /// (when `sharpenFirst`; `sharpenRadius`, pass pixels), inverted (when its `quiet` sides are
     /// darker than the rest: see `marginIsDarker`; nil: the code is known to be dark on light) and,
-    /// with `binarize` (1D strips), sharpened and binarized row by row; with `binarize` and
-    /// `options.deblur`, the first scale and scale `deblurAt` (the finest: blur makes a region's
-    /// measured modules wider than they are) also deblurred across the bars and binarized
-    /// (`deblur`); until `read` finds a confirmed code: read on two or more scan lines (row
-    /// groups), or a QR code. Returns that, else the best reading seen (most lines).
+    /// with `binarize` (1D strips), sharpened and binarized row by row; with `modulePixels` (1D
+    /// strips: a module's width in pass pixels at a scale) and `options.deblur`, the first scale and
+    /// scale `deblurAt` (the finest: blur makes a region's measured modules wider than they are)
+    /// also deblurred across the bars and binarized (`deblur`); until `read` finds a confirmed code:
+    /// read on two or more scan lines (row groups), or a QR code. Returns that, else the best
+    /// reading seen (most lines).
     private func firstConfirmed(scales: [Double], options: DetectorOptions, sharpenFirst: Bool = true, binarize: Bool = false,
-                                deblurAt: Int = 0, quiet: LumaPlane.QuietSides?, sharpenRadius: (Double) -> Int,
+                                modulePixels: ((Double) -> Double)? = nil, deblurAt: Int = 0,
+                                quiet: LumaPlane.QuietSides?, sharpenRadius: (Double) -> Int,
                                 render: (Double) -> Void, read: (LumaImage, Double) -> [Detection]) -> [Detection] {
         var best: [Detection] = []
         for (i, scale) in scales.enumerated() {
@@ -86,10 +88,10 @@ final class RegionDecoder {
                 }
                 if options.sharpen, binarize { variants.append((true, false, true, false)) }
             }
-            if options.deblur, binarize, i == 0 || i == deblurAt { variants.append((false, false, true, true)) }
+            if options.deblur, modulePixels != nil, i == 0 || i == deblurAt { variants.append((false, false, true, true)) }
             for v in variants {
                 pass = work
-                if v.deblur, !pass.deblur(modulePixels: Double(max(1, sharpenRadius(scale)))) { continue }
+                if v.deblur, let modulePixels, !pass.deblur(modulePixels: modulePixels(scale)) { continue }
                 passes += 1
                 if v.sharpen { pass.sharpenRows(radius: max(1, sharpenRadius(scale))) }
                 if v.binarize { pass.binarizeRows() }
@@ -160,7 +162,8 @@ final class RegionDecoder {
         if options.upscale, base * 2 <= 6 { scales.append(base * 2) }
         if options.downscale, base / 2 * region.moduleSize >= 1.2 { scales.append(base / 2) }
         return firstConfirmed(
-            scales: scales, options: options, binarize: true, deblurAt: scales.indices.max { scales[$0] < scales[$1] } ?? 0, quiet: .ends, sharpenRadius: { Int(($0 * region.moduleSize).rounded()) },
+            scales: scales, options: options, binarize: true, modulePixels: { $0 * region.moduleSize },
+            deblurAt: scales.indices.max { scales[$0] < scales[$1] } ?? 0, quiet: .ends, sharpenRadius: { Int(($0 * region.moduleSize).rounded()) },
             render: { strip(luma, p, width: p.width($0)) },
             read: { image, _ in self.readStrip(image, p, in: luma) })
     }
@@ -178,7 +181,7 @@ final class RegionDecoder {
     func decode(strip: LumaPlane, placement: StripPlacement, region: LocatedRegion, in luma: LumaImage,
                 options: DetectorOptions) -> [Detection] {
         let scale = Double(strip.width) / placement.length
-        return firstConfirmed(scales: [scale], options: options, binarize: true, quiet: .ends,
+        return firstConfirmed(scales: [scale], options: options, binarize: true, modulePixels: { $0 * region.moduleSize }, quiet: .ends,
                               sharpenRadius: { Int(($0 * region.moduleSize).rounded()) },
                               render: { _ in work = strip }, read: { image, _ in self.readStrip(image, placement, in: luma) })
     }
@@ -432,17 +435,26 @@ extension LumaPlane {
         }
     }
 
-    /// Motion blur across the bars undone (`rowBlurLength`, `deblurRows`), for a strip whose modules
-    /// are `modulePixels` wide and whose edges are blurred (`rowEdgeRamp` at least `deblurRamp`
-    /// modules; else false, the strip unchanged): the blur measured between `deblurShortest` and
-    /// `deblurLongest` modules long, the filter's noise allowance smaller for longer blurs (more of
-    /// the bars' contrast is lost to them).
+    /// Motion blur across the bars undone (`measuredBlurLength`, `deblurRows`), for a strip whose
+    /// modules are `modulePixels` wide; false (the strip unchanged) where no blur is measured. The
+    /// filter's noise allowance is smaller for blurs past 3.5 modules (more of the bars' contrast
+    /// is lost to them).
     mutating func deblur(modulePixels: Double) -> Bool {
-        guard let ramp = rowEdgeRamp(), ramp >= RegionDecoder.deblurRamp * modulePixels,
-              let length = rowBlurLength(shortest: RegionDecoder.deblurShortest * modulePixels,
-                                         longest: RegionDecoder.deblurLongest * modulePixels) else { return false }
+        guard let length = measuredBlurLength(modulePixels: modulePixels) else { return false }
         deblurRows(length: length, noise: length <= 3.5 * modulePixels ? 0.01 : 0.003)
         return true
+    }
+
+    /// The length in pixels of a blur across the bars of a strip whose modules are `modulePixels`
+    /// wide, where its edges are blurred (`rowEdgeRamp` at least `deblurRamp` modules; else nil):
+    /// `rowBlurLength` between `deblurShortest` modules, or 0.9 of the ramp if longer, and
+    /// `deblurLongest` modules. (A box `L` long also dips at 2/`L`, 3/`L`…, the first zeros of
+    /// `L`/2, `L`/3; its edges ramp over about `L`, so the search starts near it.)
+    func measuredBlurLength(modulePixels: Double) -> Double? {
+        guard let ramp = rowEdgeRamp(), ramp >= RegionDecoder.deblurRamp * modulePixels else { return nil }
+        let longest = RegionDecoder.deblurLongest * modulePixels
+        return rowBlurLength(shortest: min(longest - 0.25, max(RegionDecoder.deblurShortest * modulePixels, 0.9 * ramp)),
+                             longest: longest)
     }
 
     /// Unsharp mask along rows: `v + (v − mean of the pixels `radius` to each side)`, which steepens

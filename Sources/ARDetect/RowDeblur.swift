@@ -8,12 +8,13 @@ import Foundation
 extension LumaPlane {
     /// The length, in pixels, of a box blur along the rows: the `L` between `shortest` and
     /// `longest` (pixels, 0.25 apart) whose first spectral zero (frequency 1/`L`) is the deepest dip
-    /// in the rows' summed power spectrum below its neighbours'. Nil for a row too short to measure.
+    /// in the rows' summed power spectrum below its neighbours'. Nil for rows under 16 px, a range
+    /// that is empty or starts at 1 px or less, or one where no length fits the rows' spectrum.
     func rowBlurLength(shortest: Double, longest: Double) -> Double? {
         let w = width
         guard w >= 16, height > 0, shortest > 1, longest > shortest else { return nil }
         let n = Self.transformLength(2 * w)
-        // Rows averaged in groups of `RegionDecoder.rowsPerGroup` (less noise), two groups per
+        // Rows summed in groups of `RegionDecoder.rowsPerGroup` (less noise), two groups per
         // transform (one as the real part, one as the imaginary).
         let group = RegionDecoder.rowsPerGroup, groups = (height + group - 1) / group
         var power = [Double](repeating: 0, count: n / 2 + 1)
@@ -47,10 +48,12 @@ extension LumaPlane {
             let k = Double(n) / length
             guard k + 3 < Double(logPower.count) else { continue }
             let i = Int(k.rounded()), band = max(2, Int(k * 0.25))
+            // A length beyond twice the transform has no bin below its zero.
+            guard i >= 1 else { continue }
             // The dip: how far the spectrum at 1/length falls below the bands either side.
             var sum = 0.0, count = 0
             for j in max(1, i - 2 * band)..<max(1, i - band) { sum += logPower[j]; count += 1 }
-            for j in min(logPower.count, i + band)..<min(logPower.count, i + 2 * band + 1) { sum += logPower[j]; count += 1 }
+            for j in min(logPower.count, i + band)..<min(logPower.count, i + 2 * band) { sum += logPower[j]; count += 1 }
             guard count > 0 else { continue }
             let dip = sum / Double(count) - min(logPower[i - 1], logPower[i], logPower[i + 1])
             if best == nil || dip > best!.dip { best = (dip, length) }
@@ -61,8 +64,8 @@ extension LumaPlane {
     /// How soft the edges along the rows are, in pixels: the rows' grey range (5th to 95th
     /// percentile, rows averaged in groups of `RegionDecoder.rowsPerGroup`) over their steepest
     /// step between neighbouring pixels (99th percentile). A box blur `L` long turns a step into a
-    /// ramp `L` long: about 1.5 modules for sharp bars resampled to 3 px per module, 2–3.5 for bars
-    /// blurred 2–5 modules (camera clips).
+    /// ramp `L` long. On the camera clips' strips (3 px per module): 0.5–0.9 modules for bars
+    /// blurred under a module, 1.7 or more for bars blurred 2 modules or more.
     func rowEdgeRamp() -> Double? {
         let w = width, group = RegionDecoder.rowsPerGroup
         guard w >= 2, height >= group else { return nil }
@@ -88,10 +91,12 @@ extension LumaPlane {
     }
 
     /// Each row deconvolved by a box blur `length` pixels long (Wiener filter, noise-to-signal
-    /// power ratio `noise`), the row mirrored at its ends; values clamped to 0…255.
+    /// power ratio `noise`, above 0), the row mirrored at its ends; values clamped to 0…255. Rows
+    /// are left as they are for a length of 1 px or less, or not shorter than the row.
     mutating func deblurRows(length: Double, noise: Double) {
+        precondition(noise > 0, "a Wiener filter needs a noise allowance above 0")
         let w = width
-        guard w >= 2, length > 1 else { return }
+        guard w >= 2, length > 1, length < Double(w) else { return }
         let n = Self.transformLength(2 * w)
         // The box, centred on pixel 0 (wrapping), its end taps weighted by the fraction they cover.
         // Symmetric, so its transform is real, and so is the filter: two rows go through one
@@ -154,7 +159,8 @@ extension LumaPlane {
     /// `inverse` leaves out the 1/count scale.
     static func fft(_ re: inout [Double], _ im: inout [Double], inverse: Bool) {
         let n = re.count
-        guard n > 1, im.count == n else { return }
+        precondition(im.count == n && n & (n - 1) == 0, "the transform takes two arrays of one power-of-two count")
+        guard n > 1 else { return }
         re.withUnsafeMutableBufferPointer { re in
             im.withUnsafeMutableBufferPointer { im in
                 // Bit-reversed order.

@@ -20,11 +20,14 @@ final class DeblurPassTests: XCTestCase {
     }
 
     func testTheBlurLengthIsMeasuredFromTheRowsSpectrum() throws {
-        for radius in [3, 4, 6] {
+        // Boxes of 7 to 23 px across 3 px modules (2.3 to 7.7 modules): a box also dips at the
+        // first zeros of a half and a third of it, so the search starts near its edges' ramp.
+        for radius in 3...11 {
             var plane = barRows()
             plane.blurRows(radius: radius)
-            let length = try XCTUnwrap(plane.rowBlurLength(shortest: 3.6, longest: 24))
-            XCTAssertEqual(length, Double(2 * radius + 1), accuracy: 1, "box of \(2 * radius + 1) px")
+            let length = try XCTUnwrap(plane.measuredBlurLength(modulePixels: 3))
+            // Within a pixel but for the 19 px box (17.1 px).
+            XCTAssertEqual(length, Double(2 * radius + 1), accuracy: 0.11 * Double(2 * radius + 1), "box of \(2 * radius + 1) px")
         }
     }
 
@@ -56,12 +59,27 @@ final class DeblurPassTests: XCTestCase {
         XCTAssertTrue(blurred.deblur(modulePixels: 3))
     }
 
+    func testLengthsBeyondTheRowAreRefusedNotTrapped() {
+        var narrow = LumaPlane(width: 16, height: 4)
+        narrow.pixels = (0..<64).map { UInt8($0 % 16 < 8 ? 30 : 220) }
+        let before = narrow.pixels
+        // Lengths whose first zero lies below the transform's first bin, and a box longer than the row.
+        XCTAssertNil(narrow.rowBlurLength(shortest: 70, longest: 80))
+        narrow.deblurRows(length: 100, noise: 0.01)
+        XCTAssertEqual(narrow.pixels, before)
+    }
+
     func testTheTransformRoundTrips() {
         var re = (0..<64).map { Double(($0 * 37) % 11) }, im = [Double](repeating: 0, count: 64)
         let original = re
         LumaPlane.fft(&re, &im, inverse: false)
-        // Bin 0 is the sum; the inverse, unscaled, gives back 64 times the input.
-        XCTAssertEqual(re[0], original.reduce(0, +), accuracy: 1e-9)
+        // Each bin as the discrete Fourier transform's sum gives it.
+        for k in [0, 1, 5, 31, 32, 63] {
+            let angle = { (x: Int) in -2 * Double.pi * Double(k * x) / 64 }
+            XCTAssertEqual(re[k], original.indices.map { original[$0] * cos(angle($0)) }.reduce(0, +), accuracy: 1e-9, "bin \(k)")
+            XCTAssertEqual(im[k], original.indices.map { original[$0] * sin(angle($0)) }.reduce(0, +), accuracy: 1e-9, "bin \(k)")
+        }
+        // The inverse, unscaled, gives back 64 times the input.
         LumaPlane.fft(&re, &im, inverse: true)
         for (a, b) in zip(re, original) { XCTAssertEqual(a / 64, b, accuracy: 1e-9) }
         for v in im { XCTAssertEqual(v / 64, 0, accuracy: 1e-9) }
