@@ -6,6 +6,28 @@ import Foundation
 /// spectrum falls to zero at multiples of 1 / that length, which is how the length is measured
 /// (the strip's rows run across the bars, so the motion that matters is along them).
 extension LumaPlane {
+    /// Motion blur across the bars undone (`measuredBlurLength`, `deblurRows`), for a strip whose
+    /// modules are `modulePixels` wide; false (the strip unchanged) where no blur is measured. The
+    /// filter's noise allowance is smaller for blurs past 3.5 modules (more of the bars' contrast
+    /// is lost to them).
+    mutating func deblur(modulePixels: Double) -> Bool {
+        guard let length = measuredBlurLength(modulePixels: modulePixels) else { return false }
+        deblurRows(length: length, noise: length <= 3.5 * modulePixels ? 0.01 : 0.003)
+        return true
+    }
+
+    /// The length in pixels of a blur across the bars of a strip whose modules are `modulePixels`
+    /// wide, where its edges are blurred (`rowEdgeRamp` at least `deblurRamp` modules; else nil):
+    /// `rowBlurLength` between `deblurShortest` modules, or 0.9 of the ramp if longer, and
+    /// `deblurLongest` modules. (A box `L` long also dips at 2/`L`, 3/`L`…, the first zeros of
+    /// `L`/2, `L`/3; its edges ramp over about `L`, so the search starts near it.)
+    func measuredBlurLength(modulePixels: Double) -> Double? {
+        guard let ramp = rowEdgeRamp(), ramp >= RegionDecoder.deblurRamp * modulePixels else { return nil }
+        let longest = RegionDecoder.deblurLongest * modulePixels
+        return rowBlurLength(shortest: min(longest - 0.25, max(RegionDecoder.deblurShortest * modulePixels, 0.9 * ramp)),
+                             longest: longest)
+    }
+
     /// The length, in pixels, of a box blur along the rows: the `L` between `shortest` and
     /// `longest` (pixels, 0.25 apart) whose first spectral zero (frequency 1/`L`) is the deepest dip
     /// in the rows' summed power spectrum below its neighbours'. Nil for rows under 16 px, a range
