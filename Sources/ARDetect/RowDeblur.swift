@@ -36,32 +36,26 @@ extension LumaPlane {
         let w = width
         guard w >= 16, height > 0, shortest > 1, longest > shortest else { return nil }
         let n = Self.transformLength(2 * w)
-        // Rows summed in groups of `RegionDecoder.rowsPerGroup` (less noise), two groups per
-        // transform (one as the real part, one as the imaginary).
-        let group = RegionDecoder.rowsPerGroup, groups = (height + group - 1) / group
+        // The group profiles (less noise than rows), two per transform (one as the real part, one
+        // as the imaginary), each less its mean and under a Hann window (its ends do not ring).
+        let profiles = rowGroupMeans()
+        let window = (0..<w).map { 0.5 - 0.5 * cos(2 * .pi * Double($0) / Double(w - 1)) }
         var power = [Double](repeating: 0, count: n / 2 + 1)
         var re = [Double](repeating: 0, count: n), im = [Double](repeating: 0, count: n)
-        var profile = [Double](repeating: 0, count: w)
-        pixels.withUnsafeBufferPointer { px in
-            for pair in stride(from: 0, to: groups, by: 2) {
-                for x in 0..<n { re[x] = 0; im[x] = 0 }
-                for g in pair..<min(groups, pair + 2) {
-                    let rows = (g * group)..<min(height, (g + 1) * group)
-                    for x in 0..<w { profile[x] = 0 }
-                    for y in rows { for x in 0..<w { profile[x] += Double(px[y * w + x]) } }
-                    let mean = profile.reduce(0, +) / Double(w)
-                    for x in 0..<w {
-                        // Hann window: the row's ends do not ring in the spectrum.
-                        let v = (profile[x] - mean) * (0.5 - 0.5 * cos(2 * .pi * Double(x) / Double(w - 1)))
-                        if g == pair { re[x] = v } else { im[x] = v }
-                    }
+        for pair in stride(from: 0, to: profiles.count, by: 2) {
+            for x in 0..<n { re[x] = 0; im[x] = 0 }
+            for g in pair..<min(profiles.count, pair + 2) {
+                let profile = profiles[g], mean = profile.reduce(0, +) / Double(w)
+                for x in 0..<w {
+                    let v = (profile[x] - mean) * window[x]
+                    if g == pair { re[x] = v } else { im[x] = v }
                 }
-                Self.fft(&re, &im, inverse: false)
-                // Both signals' power at k: (|X(k)|² + |X(n − k)|²) / 2.
-                for k in 0...(n / 2) {
-                    let m = (n - k) % n
-                    power[k] += (re[k] * re[k] + im[k] * im[k] + re[m] * re[m] + im[m] * im[m]) / 2
-                }
+            }
+            Self.fft(&re, &im, inverse: false)
+            // Both signals' power at k: (|X(k)|² + |X(n − k)|²) / 2.
+            for k in 0...(n / 2) {
+                let m = (n - k) % n
+                power[k] += (re[k] * re[k] + im[k] * im[k] + re[m] * re[m] + im[m] * im[m]) / 2
             }
         }
         let logPower = power.map { log($0 + 1e-9) }
@@ -89,27 +83,24 @@ extension LumaPlane {
     /// ramp `L` long. On the camera clips' strips (3 px per module): 0.5–0.9 modules for bars
     /// blurred under a module, 1.7 or more for bars blurred 2 modules or more.
     func rowEdgeRamp() -> Double? {
-        let w = width, group = RegionDecoder.rowsPerGroup
-        guard w >= 2, height >= group else { return nil }
-        var values: [Double] = [], steps: [Double] = []
-        pixels.withUnsafeBufferPointer { px in
-            for g in 0..<(height / group) {
-                var previous = 0.0
-                for x in 0..<w {
-                    var v = 0.0
-                    for y in (g * group)..<((g + 1) * group) { v += Double(px[y * w + x]) }
-                    v /= Double(group)
-                    values.append(v)
-                    if x > 0 { steps.append(abs(v - previous)) }
-                    previous = v
-                }
-            }
-        }
-        values.sort()
-        steps.sort()
+        guard width >= 2, height >= RegionDecoder.rowsPerGroup else { return nil }
+        let profiles = rowGroupMeans()
+        let values = profiles.joined().sorted()
+        let steps = profiles.flatMap { p in p.indices.dropFirst().map { abs(p[$0] - p[$0 - 1]) } }.sorted()
         let range = values[values.count * 95 / 100] - values[values.count * 5 / 100]
         let steepest = steps[steps.count * 99 / 100]
         return steepest > 0 ? range / steepest : nil
+    }
+
+    /// The rows averaged in groups of `RegionDecoder.rowsPerGroup` (the last group may be shorter).
+    private func rowGroupMeans() -> [[Double]] {
+        let w = width, group = RegionDecoder.rowsPerGroup
+        return pixels.withUnsafeBufferPointer { px in
+            stride(from: 0, to: height, by: group).map { top in
+                let rows = top..<min(height, top + group)
+                return (0..<w).map { x in rows.reduce(0.0) { $0 + Double(px[$1 * w + x]) } / Double(rows.count) }
+            }
+        }
     }
 
     /// Each row deconvolved by a box blur `length` pixels long (Wiener filter, noise-to-signal
@@ -140,17 +131,13 @@ extension LumaPlane {
         pixels.withUnsafeMutableBufferPointer { px in
             for pair in stride(from: 0, to: h, by: 2) {
                 let rows = pair..<min(h, pair + 2)
-                var means = [0.0, 0.0]
-                for y in rows {
-                    var mean = 0.0
-                    for x in 0..<w { mean += Double(px[y * w + x]) }
-                    means[y - pair] = mean / Double(w)
-                }
+                func mean(_ y: Int) -> Double { y < h ? (0..<w).reduce(0.0) { $0 + Double(px[y * w + $1]) } / Double(w) : 0 }
+                let means = (mean(pair), mean(pair + 1))
                 for x in 0..<n { re[x] = 0; im[x] = 0 }
                 for y in rows {
                     // The row, then mirrored, then its first value: one continuous period.
                     for x in 0..<n {
-                        let v = Double(x < w ? px[y * w + x] : x < 2 * w ? px[y * w + 2 * w - 1 - x] : px[y * w]) - means[y - pair]
+                        let v = Double(x < w ? px[y * w + x] : x < 2 * w ? px[y * w + 2 * w - 1 - x] : px[y * w]) - (y == pair ? means.0 : means.1)
                         if y == pair { re[x] = v } else { im[x] = v }
                     }
                 }
@@ -162,7 +149,7 @@ extension LumaPlane {
                 Self.fft(&re, &im, inverse: true)
                 for y in rows {
                     for x in 0..<w {
-                        let v = (y == pair ? re[x] : im[x]) + means[y - pair]
+                        let v = (y == pair ? re[x] : im[x]) + (y == pair ? means.0 : means.1)
                         px[y * w + x] = UInt8(min(255, max(0, v.rounded())))
                     }
                 }
