@@ -185,6 +185,9 @@ public struct Tracker: Sendable {
     private var following: Set<UInt64> = []
     /// Frames each track has coasted on its velocity since its motion was last measured.
     private var coasting: [UInt64: Int] = [:]
+    /// Frames since each track's place was last measured, in the image or by a reading, counted by
+    /// `advance` (occluded or not): how far from it its code can be.
+    private var sincePlaced: [UInt64: Int] = [:]
     /// 1D readings not yet confirmed: they start a track once enough readings agree.
     private var pending: [Pending] = []
     /// Tracks whose code is not seen where they are (`markOccluded`): they stay put, `occluded`.
@@ -220,6 +223,7 @@ public struct Tracker: Sendable {
         following = []
         for i in core.entries.indices {
             let id = core[i].id
+            sincePlaced[id, default: 0] += 1
             if hidden.contains(id) { continue }
             let before = core[i].target.quad
             if let h = motions[id] {
@@ -230,6 +234,7 @@ public struct Tracker: Sendable {
                 velocity[id] = moved.center - before.center
                 following.insert(id)
                 coasting[id] = 0
+                sincePlaced[id] = 0
             } else {
                 coast(i)
             }
@@ -269,9 +274,12 @@ public struct Tracker: Sendable {
     ///   other's quad are merged first (twins cannot overlap); the highest `quality` one (first on ties)
     ///   is kept. An unmatched detection whose centre lies inside a same-code track is dropped.
     /// - Matching: greedy over all (detection, live track) pairs with equal symbology and payload,
-    ///   nearest centres first. A matched track takes the detection's quad and becomes `detected`;
-    ///   from a detection whose outline is not complete it keeps its own size and shape, moved onto
-    ///   the detection's centre when the detection spans the code's length or lies outside it.
+    ///   nearest centres first. A track whose place was last measured (in the image, or by a
+    ///   reading) n `advance` calls ago, occluded or not, only takes a detection within 2(n + 1)
+    ///   times the code's size; one never advanced takes one anywhere. A matched track takes the
+    ///   detection's quad and becomes `detected`; from a detection whose outline is not complete it
+    ///   keeps its own size and shape, moved onto the detection's centre when the detection spans
+    ///   the code's length or lies outside it.
     /// - New tracks: each unmatched detection starts a track, in input order, while fewer than
     ///   `maxTracks` are alive; the rest are dropped for this frame (they are retried on the next) and
     ///   counted in `TrackerUpdate.refused`.
@@ -304,16 +312,17 @@ public struct Tracker: Sendable {
 
         let merged = Tracker.mergeDuplicates(detections)
 
-        // Greedy assignment over all compatible pairs, nearest centres first. A track followed in
-        // the image on this frame (`advance`) is where its code is: it only takes a detection
-        // within twice the code's size, so a same-payload code elsewhere is a twin, not a jump.
+        // Greedy assignment over all compatible pairs, nearest centres first. A track whose place was
+        // measured in the image (`advance`) or read n frames ago is near where its code is: it only
+        // takes a detection within 2(n + 1) times the code's size, so a same-payload code elsewhere
+        // is a twin, not a jump (twins in view, one track's flow failing for a frame, must not swap).
         var pairs: [(distance: Double, detection: Int, track: Int)] = []
         for (d, detection) in merged.enumerated() {
             for (t, entry) in core.entries.enumerated()
             where entry.target.symbology == detection.symbology && entry.target.payload == detection.payload {
                 let quad = entry.target.quad
                 let distance = quad.center.distance(to: detection.quad.center)
-                if following.contains(entry.id), distance > 2 * max(quad.meanSide, detection.quad.meanSide) { continue }
+                if let n = sincePlaced[entry.id], distance > 2 * Double(n + 1) * max(quad.meanSide, detection.quad.meanSide) { continue }
                 pairs.append((distance.isNaN ? .infinity : distance, d, t))
             }
         }
@@ -344,6 +353,7 @@ public struct Tracker: Sendable {
             }
             core.see(pair.track)
             hidden.remove(core[pair.track].id)
+            if sincePlaced[core[pair.track].id] != nil { sincePlaced[core[pair.track].id] = 0 }
         }
         for t in core.entries.indices where !trackMatched[t] {
             core.setState(hidden.contains(core[t].id) ? .occluded : .tracked, at: t)
@@ -393,6 +403,7 @@ public struct Tracker: Sendable {
         velocity = velocity.filter { liveIDs.contains($0.key) }
         hidden.formIntersection(liveIDs)
         coasting = coasting.filter { liveIDs.contains($0.key) }
+        sincePlaced = sincePlaced.filter { liveIDs.contains($0.key) }
         let report = core.report()
         return TrackerUpdate(tracks: report.tracks.map(Self.track), added: report.added.map(Self.track),
                              updated: report.updated.map(Self.track), removed: report.removed.map(Self.track),
@@ -437,6 +448,7 @@ public struct Tracker: Sendable {
         velocity = [:]
         following = []
         coasting = [:]
+        sincePlaced = [:]
         hidden = []
     }
 

@@ -72,6 +72,28 @@ final class TrackerTests: XCTestCase {
         XCTAssertEqual(second.added, [])
     }
 
+    /// Twins in view, one track's motion not measured on a frame (its flow lost): the twin read far
+    /// from it starts its own track instead of taking the first one's id (a jump across the frame).
+    /// Within 2(n + 1) times its size, n frames after its place was last measured, the reading is its code.
+    func testATwinReadFarFromATrackWhoseMotionWasLostStartsItsOwnTrack() {
+        var tracker = Tracker()
+        _ = tracker.update(detections: [code("TWIN", x: 0, y: 0)], timestampNanoseconds: 0)
+        tracker.advance(motions: [1: Homography(matrix: [1, 0, 5, 0, 1, 0, 0, 0, 1])!])
+        _ = tracker.update(detections: [], timestampNanoseconds: 33 * ms)
+        tracker.advance(motions: [:])
+        // 400 px away: ten sizes, one frame after its place was measured.
+        let far = tracker.update(detections: [code("TWIN", x: 405, y: 0)], timestampNanoseconds: 66 * ms)
+        XCTAssertEqual(far.added.map(\.id), [2])
+        XCTAssertEqual(far.tracks.first { $0.id == 1 }?.state, .tracked)
+        XCTAssertEqual(far.tracks.first { $0.id == 1 }?.quad.topLeft.x ?? 0, 9, accuracy: 1e-9)
+        // Two frames unmeasured: 200 px away (five sizes, within six) is the first code, moved.
+        tracker.advance(motions: [:])
+        let near = tracker.update(detections: [code("TWIN", x: 200, y: 0), code("TWIN", x: 405, y: 0)],
+                                  timestampNanoseconds: 99 * ms)
+        XCTAssertEqual(near.added, [])
+        XCTAssertEqual(near.tracks.map(\.quad.topLeft.x), [200, 405])
+    }
+
     /// Two strips of one code cut by the frame's edge, read on one frame: the second overlaps the
     /// track the first confirms (its centre outside that thin strip) and starts no track of its own.
     func testASecondReadingOverlappingItsCodesTrackStartsNoTrack() {
