@@ -123,8 +123,6 @@ final class ZBarScanner {
         }
         // Raw bytes: zbar would otherwise guess a text encoding and re-encode (mangling UTF-8).
         zbar_image_scanner_set_config(scanner, ZBAR_QRCODE, ZBAR_CFG_BINARY, 1)
-        // Code 39 full ASCII ("+A" → "a", "%U" → NUL …), as zxing-cpp reads it.
-        zbar_image_scanner_set_config(scanner, ZBAR_CODE39, ZBAR_CFG_ASCII, 1)
         // Keep positions so every symbol reports its outline.
         zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_POSITION, 1)
         zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, columns ? density : 0)
@@ -189,6 +187,8 @@ final class ZBarScanner {
                     name = Code32.symbologyName
                 } else if !enabledCode39 {
                     continue
+                } else if let text = Code39.fullASCII(payload) {
+                    payload = text
                 }
             }
             let count = zbar_symbol_get_loc_size(s)

@@ -51,6 +51,8 @@ enum Accuracy {
             return fm.fileExists(atPath: corpus + "/" + $0, isDirectory: &dir) && dir.boolValue
         }
         var samples: [Sample] = []
+        // Images with no expected text beside them (e.g. a structured-append group's parts): not counted, listed.
+        var unlabelled: [String] = []
         for folder in folders {
             let dir = corpus + "/" + folder
             let images = try fm.contentsOfDirectory(atPath: dir).sorted().filter {
@@ -64,7 +66,11 @@ enum Accuracy {
                 } else if let b = fm.contents(atPath: "\(dir)/\(stem).bin") {
                     (sample.expected, sample.binary) = (Array(b), true)
                 }
-                if folder.hasPrefix("falsepositives") || sample.expected != nil { samples.append(sample) }
+                if folder.hasPrefix("falsepositives") || sample.expected != nil {
+                    samples.append(sample)
+                } else {
+                    unlabelled.append("\(folder)/\(image)")
+                }
             }
         }
         // zxing-cpp reads every image in one child process.
@@ -119,6 +125,9 @@ enum Accuracy {
             }
         }
         print("| **total** | \(total.images) | " + zip(total.matched, total.wrong).map { "**\($0)** | \($1)" }.joined(separator: " | ") + " |")
+        if !unlabelled.isEmpty {
+            print("\nNot counted (no N.txt or N.bin beside them): \(unlabelled.joined(separator: ", "))")
+        }
     }
 
     static let stockLaunch = "filesrc name=src ! decodebin ! videoconvert ! video/x-raw,format=I420 "

@@ -16,23 +16,9 @@ final class Code32Tests: XCTestCase {
         XCTAssertNil(Code32.text(fromCode39: Array("ZZZZZZ".utf8)), "past 9 digits")
     }
 
-    /// A Code 39 symbol of `text` (characters from `patterns`), 1 module narrow, 3 wide.
-    private func code39(_ text: String) throws -> CodeMatrix {
-        // Standard Code 39 patterns: 9 elements from the first bar, a set bit is a wide element.
-        let patterns: [Character: Int] = ["*": 0x094, "3": 0x160, "8": 0x124, "P": 0x052, "R": 0x106, "M": 0x142, "N": 0x013,
-                                          "A": 0x109, "B": 0x049]
-        var widths: [Int] = []
-        for c in "*" + text + "*" {
-            let p = try XCTUnwrap(patterns[c])
-            if !widths.isEmpty { widths.append(1) }  // gap between characters
-            for bit in stride(from: 8, through: 0, by: -1) { widths.append(p >> bit & 1 == 1 ? 3 : 1) }
-        }
-        return try CodeMatrix(linearWidths: widths, symbology: "CODE-39")
-    }
-
     func testACode32SymbolIsReportedAsCode32WhenAskedAndAsCode39Otherwise() throws {
         var scene = try DetectScene(width: 420, height: 160)
-        try scene.add(code39("3PRM8N"), x: 210, y: 80, module: 2)
+        try scene.add(CodeMatrix.code39("3PRM8N"), x: 210, y: 80, module: 2)
         let all = scene.detect(try BarcodeDetector())
         XCTAssertEqual(all.map(\.symbology), ["CODE-32"])
         XCTAssertEqual(all.map(\.text), ["A123456788"])
@@ -44,7 +30,7 @@ final class Code32Tests: XCTestCase {
 
     func testACode39SymbolThatIsNotCode32StaysCode39AndIsNotReadAsCode32Only() throws {
         var scene = try DetectScene(width: 420, height: 160)
-        try scene.add(code39("AB3M8P"), x: 210, y: 80, module: 2)
+        try scene.add(CodeMatrix.code39("AB3M8P"), x: 210, y: 80, module: 2)
         XCTAssertEqual(scene.detect(try BarcodeDetector()).map(\.text), ["AB3M8P"])
         XCTAssertEqual(scene.detect(try BarcodeDetector(symbologies: Symbology.parseList("code32"))).map(\.text), [])
     }

@@ -13,6 +13,25 @@ extension CodeMatrix {
             return (9..<(n - 9)).contains(x) && (9..<(n - 9)).contains(y) ? (x * 7 + y * 3) % 5 < 2 : isDark(x: x, y: y)
         }, quietZoneModules: quietZoneModules, symbology: symbology)
     }
+
+    /// A plain Code 39 symbol of `text` (start and stop added, no check character), 1 module
+    /// narrow, 3 wide.
+    static func code39(_ text: String) throws -> CodeMatrix {
+        let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ-. $/+%*")
+        // 9 elements from the first bar; a set bit is a wide element.
+        let patterns = [0x034, 0x121, 0x061, 0x160, 0x031, 0x130, 0x070, 0x025, 0x124, 0x064,
+                        0x109, 0x049, 0x148, 0x019, 0x118, 0x058, 0x00D, 0x10C, 0x04C, 0x01C,
+                        0x103, 0x043, 0x142, 0x013, 0x112, 0x052, 0x007, 0x106, 0x046, 0x016,
+                        0x181, 0x0C1, 0x1C0, 0x091, 0x190, 0x0D0, 0x085, 0x184, 0x0C4, 0x0A8,
+                        0x0A2, 0x08A, 0x02A, 0x094]
+        var widths: [Int] = []
+        for c in "*" + text + "*" {
+            let p = patterns[try XCTUnwrap(alphabet.firstIndex(of: c), "not Code 39: \(c)")]
+            if !widths.isEmpty { widths.append(1) }  // gap between characters
+            for bit in stride(from: 8, through: 0, by: -1) { widths.append(p >> bit & 1 == 1 ? 3 : 1) }
+        }
+        return try CodeMatrix(linearWidths: widths, symbology: "CODE-39")
+    }
 }
 
 /// A grey frame with codes drawn at exactly known places.
