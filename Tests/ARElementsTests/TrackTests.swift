@@ -305,6 +305,34 @@ final class TrackTests: XCTestCase {
         XCTAssertEqual(states, [.detected, .detected, .tracked, .occluded, .occluded, .occluded, .occluded])
     }
 
+    /// An occluded code's place on another code in view: here its own bars, broken in the middle
+    /// (not read), pasted into a QR code that is read over them. Its place looks like it, but two
+    /// codes cannot overlap: it stays occluded (shown again after two frames without that rule).
+    func testAnOccludedCodeStaysOccludedWhereAnotherCodeInViewCoversItsPlace() throws {
+        var alone = TestFrame(width: 400, height: 300)
+        let quad = try CodeRenderer().render(CodeMatrix.code128("AB"),
+                                             placement: CodePlacement(center: Point(x: 200, y: 150), moduleSize: 1.5, barHeight: 30),
+                                             into: &alone.image)
+        let blank = TestFrame(width: 400, height: 300)
+        var cover = blank
+        _ = try CodeRenderer().render(CodeMatrix.qr(text: "COVER", errorCorrection: .high),
+                                      placement: CodePlacement(center: Point(x: 200, y: 150), moduleSize: 12), into: &cover.image)
+        let xs = quad.corners.map(\.x), ys = quad.corners.map(\.y)
+        for y in Int(ys.min()!)...Int(ys.max()!) {
+            for x in Int(xs.min()!)...Int(xs.max()!) {
+                cover.image[x, y] = abs(x - 200) < 3 ? 0 : alone.image[x, y]
+            }
+        }
+        let h = Harness("arbarcodetrack detect-mode=sync redecode-interval=1", caps: alone.i420Caps)
+        var states: [String] = []
+        for (i, f) in [alone, alone, blank, blank, cover, cover, cover, cover].enumerated() {
+            let regions = try XCTUnwrap(h.process(f.i420, ptsNanoseconds: UInt64(i) * frameNs)).regions
+            XCTAssertEqual(regions.filter { $0.text == "COVER" }.map(\.state), i < 4 ? [] : [.detected], "frame \(i)")
+            states += regions.filter { $0.text == "AB" }.map { "\($0.state)" }
+        }
+        XCTAssertEqual(states, ["detected", "detected", "tracked", "occluded", "occluded", "occluded", "occluded", "occluded"])
+    }
+
     /// Async: the worker's reading of the ghost, made on the frame the code's place first stopped
     /// looking like it and collected on a later one, keeps the crisp look too.
     func testAnAsyncReadingOfACodesGhostKeepsItsCrispLook() throws {

@@ -216,13 +216,21 @@ final class TrackingStage {
     /// Marks occluded the tracks whose place has not looked like their code for `occlusionFrames`
     /// frames in a row (or lies mostly outside the frame), and seen again those whose place has
     /// looked like it for as many frames in a row (one frame's likeness may be chance: a plain
-    /// background where a code was) or whose code is read again.
+    /// background where a code was) or whose code is read again. An occluded track whose centre
+    /// lies on another code in view (a live track of another payload, not occluded) stays
+    /// occluded whatever its place looks like: two codes cannot overlap, and another code's bars
+    /// can look like a strip of its own (new camera seed 41: a Code 128 strip read at the frame's
+    /// edge, covered by an EAN-13, drawn over it for 13 frames).
     private func checkOcclusion(_ pyramid: LumaPyramid) {
         var occluded = tracker.occludedIDs
-        for t in tracker.liveTracks {
+        let live = tracker.liveTracks, hidden = occluded
+        for t in live {
             guard let look = looks[t.id] else { continue }
+            let covered = hidden.contains(t.id) && live.contains {
+                !hidden.contains($0.id) && $0.payload != t.payload && $0.quad.contains(t.quad.center)
+            }
             let threshold = occluded.contains(t.id) ? Self.seenAgainSimilarity : Appearance.sameCodeSimilarity
-            if Appearance(pyramid, quad: t.quad)?.matches(look, minSimilarity: threshold) ?? false {
+            if !covered, Appearance(pyramid, quad: t.quad)?.matches(look, minSimilarity: threshold) ?? false {
                 unlike[t.id] = 0
                 let n = (like[t.id] ?? 0) + 1
                 like[t.id] = n
