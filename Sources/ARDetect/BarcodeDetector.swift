@@ -352,25 +352,37 @@ public final class BarcodeDetector {
         var results = Self.split(decoded, counts: groups.map(\.count))
         // A tall region no pass read: a code's bars may have joined other texture beside them
         // (its strip lines mostly crossed that texture): its halves across the bars, on their own.
-        var halves: [(g: Int, i: Int, windows: [LocatedRegion])] = []
+        // So is a located region of codes merged side by side (`mergedRows`), unread or read over
+        // under half of it, with the first pass only: each strip line averages its bars over so long
+        // that bars leaning a little against it blur away, which its halves' shorter lines do not.
+        var halves: [(g: Int, i: Int, firstPassOnly: Bool, windows: [LocatedRegion])] = []
         for (g, regions) in groups.enumerated() {
-            let tall = results[g].indices.filter { i in
-                let q = regions[i].quad
-                return results[g][i].isEmpty && regions[i].kind == .linear
-                    && q.topLeft.distance(to: q.bottomLeft) >= Self.tallRegion * q.topLeft.distance(to: q.topRight)
+            var split: [Int: Bool] = [:]  // region → whether its halves get the first pass only
+            for i in results[g].indices where regions[i].kind == .linear {
+                let r = regions[i], q = r.quad
+                let height = q.topLeft.distance(to: q.bottomLeft)
+                // Not where a tracked code is expected: that region is around one code, and a half's
+                // reading would outline only part of it.
+                let merged = !r.expected && height >= Self.mergedRows * Double(RegionDecoder.stripRows) * r.moduleSize
+                if results[g][i].isEmpty, height >= Self.tallRegion * q.topLeft.distance(to: q.topRight) {
+                    split[i] = false
+                } else if merged, results[g][i].reduce(0, { $0 + q.share(inside: $1.quad) }) < 0.5 {
+                    split[i] = true
+                }
             }
             // The best-scoring few (ties in region order): big unread texture is common, merged codes are not.
-            for i in tall.sorted(by: { (regions[$0].score, -$0) > (regions[$1].score, -$1) }).prefix(Self.tallRegionsPerCall).sorted() {
+            for i in split.keys.sorted(by: { (regions[$0].score, -$0) > (regions[$1].score, -$1) }).prefix(Self.tallRegionsPerCall).sorted() {
                 let q = regions[i].quad
                 let across = (q.bottomLeft - q.topLeft) * 0.25, mid = q.topLeft + (q.topRight - q.topLeft) * 0.5
-                halves.append((g, i, [mid + across, mid + across * 3].compactMap { regions[i].window(across: 0.5, around: $0) }))
+                halves.append((g, i, split[i]!, [mid + across, mid + across * 3].compactMap { regions[i].window(across: 0.5, around: $0) }))
             }
         }
         // At the region's own scale only: its module size was measured on the code's bars.
         var atScale = options
         atScale.upscale = false
         atScale.downscale = false
-        let halfCodes = decode(halves.flatMap(\.windows), in: luma, options: atScale)
+        let halfCodes = decode(halves.flatMap(\.windows), in: luma, options: atScale,
+                               firstPassOnly: halves.flatMap { h in h.windows.map { _ in h.firstPassOnly } })
         for (h, codes) in zip(halves, Self.split(halfCodes, counts: halves.map(\.windows.count))) {
             for c in codes { merge(c, into: &results[h.g][h.i]) }
         }
@@ -467,6 +479,12 @@ public final class BarcodeDetector {
     /// Tall unread regions decoded half by half per call, best score first (each costs up to two
     /// more sets of passes; without a limit 7 % more instructions on the camera clips).
     static let tallRegionsPerCall = 2
+    /// A 1D region whose strip lines (`RegionDecoder.stripRows` across it) are each this many of its
+    /// modules tall or more is taken for codes merged side by side (a code's own bars, even tall
+    /// EAN-13 ones, make lines of about 4 modules): decoded half by half when unread or read over
+    /// under half of it. On camera seeds 31 and 37 a Code 128 card's first frame lies in such a
+    /// region with an EAN-13 card (lines of 9 modules); its half reads it.
+    static let mergedRows = 6.0
 
     /// Places where regions went unread on the last calls (`DetectorOptions.retryPassesEvery`).
     private(set) var misses = MissLedger()

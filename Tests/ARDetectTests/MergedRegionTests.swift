@@ -54,6 +54,42 @@ final class MergedRegionTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(found.first?.first?.quality ?? 0, 2)
     }
 
+    /// A frame of a camera-like clip (camera seed 37, frame 32, H.264): a Code 128 card's first
+    /// frame, its bars in one region with an EAN-13 card's and more (9 modules per strip line).
+    /// Its lines average the card's leaning bars away; its upper half reads the card.
+    func testARegionOfCodesMergedSideBySideIsReadHalfByHalf() throws {
+        let pixels = try fixture("merged-1d-codes.pgm", width: 900, height: 380)
+        let merged = LocatedRegion(kind: .linear, quad: Quad(topLeft: Point(x: -16.8, y: 28.2), topRight: Point(x: 873.5, y: 46.1),
+                                                              bottomRight: Point(x: 867.3, y: 355.5), bottomLeft: Point(x: -23.0, y: 337.6)),
+                                   axisDegrees: 1, moduleSize: 2.22, score: 1, verified: true)
+        XCTAssertLessThan(merged.quad.topLeft.distance(to: merged.quad.bottomLeft), BarcodeDetector.tallRegion * 890,
+                          "not tall for its length: merged side by side")
+        let detector = try BarcodeDetector(options: DetectorOptions(locate: .regions, threads: 1))
+        let found = pixels.withUnsafeBytes {
+            detector.decodeRefined([merged], in: LumaImage(base: $0.baseAddress!, width: 900, height: 380, stride: 900))
+        }
+        XCTAssertEqual(found.first?.map(\.text), ["C128-37-2"])
+        XCTAssertGreaterThanOrEqual(found.first?.first?.quality ?? 0, 2)
+    }
+
+    /// A frame of a camera-like clip (camera seed 31, frame 98, H.264): a Code 128 card's first
+    /// frame, half blended into the frame before, in one region with EAN-13 cards (lines of 6.5
+    /// modules). The region's lines read an EAN-13 only, over under half of it; its halves read
+    /// the card too.
+    func testARegionReadOverUnderHalfOfItIsReadHalfByHalfToo() throws {
+        let pixels = try fixture("merged-1d-codes-read.pgm", width: 1110, height: 380)
+        let merged = LocatedRegion(kind: .linear, quad: Quad(topLeft: Point(x: 7.4, y: 67.5), topRight: Point(x: 1086.9, y: 6.2),
+                                                              bottomRight: Point(x: 1104.4, y: 314.0), bottomLeft: Point(x: 24.8, y: 375.3)),
+                                   axisDegrees: -3, moduleSize: 2.96, score: 1, verified: true)
+        let detector = try BarcodeDetector(options: DetectorOptions(locate: .regions, threads: 1))
+        let found = pixels.withUnsafeBytes {
+            detector.decodeRefined([merged], in: LumaImage(base: $0.baseAddress!, width: 1110, height: 380, stride: 1110))
+        }
+        let card = try XCTUnwrap(found.first?.first { $0.text == "C128-31-8" })
+        XCTAssertGreaterThanOrEqual(card.quality, 2)
+        XCTAssertTrue(found.first?.contains { $0.text == "1587580402718" } ?? false)
+    }
+
     /// The pixels of a binary PGM in `Tests/Fixtures`, checked to be `width` × `height`.
     private func fixture(_ name: String, width: Int, height: Int) throws -> [UInt8] {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
