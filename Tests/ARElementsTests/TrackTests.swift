@@ -2,6 +2,7 @@ import ARCodeGen
 import ARCore
 @testable import ARElements
 import ARGst
+import ARVision
 import XCTest
 
 final class TrackTests: XCTestCase {
@@ -331,6 +332,37 @@ final class TrackTests: XCTestCase {
             states += regions.filter { $0.text == "AB" }.map { "\($0.state)" }
         }
         XCTAssertEqual(states, ["detected", "detected", "tracked", "occluded", "occluded", "occluded", "occluded", "occluded"])
+    }
+
+    /// A 1D code gone, another code's wide bars in its place (here drawn over it, so it is not
+    /// read): their look correlates with the code's at 0.45–0.6 with twice its contrast. A place that
+    /// much crisper than the code's look must look like it at 0.6: it is occluded after 2 frames
+    /// (`tracked` to the end at 0.45).
+    func testA1DCodesPlaceMuchCrisperThanItsLookMustLookClearlyLikeIt() throws {
+        var code = TestFrame(width: 320, height: 240, background: 235)
+        let quad = try CodeRenderer().render(CodeMatrix.code128("CRISP-128"),
+                                             placement: CodePlacement(center: Point(x: 160, y: 120), moduleSize: 1.5, barHeight: 60),
+                                             into: &code.image)
+        // Bars 12 px wide every 30 px over the code.
+        var wide = code
+        let xs = quad.corners.map(\.x), ys = quad.corners.map(\.y)
+        for y in Int(ys.min()!)...Int(ys.max()!) {
+            for x in Int(xs.min()!)...Int(xs.max()!) where (x - Int(xs.min()!)) % 30 < 12 { wide.image[x, y] = 10 }
+        }
+        // The setup itself: a weak likeness at much more contrast.
+        let look = try XCTUnwrap(Appearance(LumaPyramid(code.image, levelCount: 4), quad: quad))
+        let place = try XCTUnwrap(Appearance(LumaPyramid(wide.image, levelCount: 4), quad: quad))
+        XCTAssertGreaterThanOrEqual(place.similarity(to: look), Appearance.sameCodeSimilarity)
+        XCTAssertLessThan(place.similarity(to: look), 0.6)
+        XCTAssertGreaterThan(place.contrast, 1.6 * look.contrast)
+        let h = Harness("arbarcodetrack detect-mode=sync redecode-interval=1", caps: code.i420Caps)
+        var states: [TrackState] = []
+        for (i, f) in [code, code, wide, wide, wide, wide].enumerated() {
+            let regions = try XCTUnwrap(h.process(f.i420, ptsNanoseconds: UInt64(i) * frameNs)).regions.filter { $0.state != .located }
+            XCTAssertEqual(regions.map(\.text), ["CRISP-128"], "frame \(i)")
+            states += regions.map(\.state)
+        }
+        XCTAssertEqual(states, [.detected, .detected, .tracked, .occluded, .occluded, .occluded])
     }
 
     /// Async: the worker's reading of the ghost, made on the frame the code's place first stopped

@@ -51,6 +51,11 @@ final class TrackingStage {
     /// code again: higher than `Appearance.sameCodeSimilarity`, which keeps a seen code seen, as
     /// other bars behind a code that left (another card's, blurred) can look as much like it.
     static let seenAgainSimilarity = 0.6
+    /// A 1D code's place with more than this many times the contrast of its look shows that code
+    /// only at `seenAgainSimilarity`: on the look's grid a 1D code's fine bars average to grey, another
+    /// code's wide bars do not (new camera seed 67: a card with wide bars under a code that left
+    /// matched its look at 0.45–0.49 with twice its contrast, and kept it drawn for 12 frames).
+    static let crisperLook: Float = 1.6
     /// A code's look is kept rather than replaced by one with less than this fraction of its contrast.
     static let flatterLook: Float = 0.5
     private var frameCount: UInt64 = 0
@@ -229,8 +234,10 @@ final class TrackingStage {
             let covered = hidden.contains(t.id) && live.contains {
                 !hidden.contains($0.id) && $0.payload != t.payload && $0.quad.contains(t.quad.center)
             }
-            let threshold = occluded.contains(t.id) ? Self.seenAgainSimilarity : Appearance.sameCodeSimilarity
-            if !covered, Appearance(pyramid, quad: t.quad)?.matches(look, minSimilarity: threshold) ?? false {
+            let patch = Appearance(pyramid, quad: t.quad)
+            let crisper = !Detection.isSelfChecking(symbology: t.symbology) && patch.map { $0.contrast > Self.crisperLook * look.contrast } ?? false
+            let threshold = occluded.contains(t.id) || crisper ? Self.seenAgainSimilarity : Appearance.sameCodeSimilarity
+            if !covered, patch?.matches(look, minSimilarity: threshold) ?? false {
                 unlike[t.id] = 0
                 let n = (like[t.id] ?? 0) + 1
                 like[t.id] = n
