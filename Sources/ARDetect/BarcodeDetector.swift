@@ -482,8 +482,9 @@ public final class BarcodeDetector {
     /// A 1D region whose strip lines (`RegionDecoder.stripRows` across it) are each this many of its
     /// modules tall or more is taken for codes merged side by side (a code's own bars, even tall
     /// EAN-13 ones, make lines of about 4 modules): decoded half by half when unread or read over
-    /// under half of it. On camera seeds 31 and 37 a Code 128 card's first frame lies in such a
-    /// region with an EAN-13 card (lines of 9 modules); its half reads it.
+    /// under half of it. On camera seed 37 a Code 128 card's first frame lies in such a region with
+    /// an EAN-13 card (lines of 9 modules); its upper half reads it with the first pass. (Seed 31's,
+    /// in such a region too, is read there only with every pass, which cost 14 % of its frame rate.)
     static let mergedRows = 6.0
 
     /// Places where regions went unread on the last calls (`DetectorOptions.retryPassesEvery`).

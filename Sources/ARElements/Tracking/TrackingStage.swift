@@ -235,7 +235,8 @@ final class TrackingStage {
                 !hidden.contains($0.id) && $0.payload != t.payload && $0.quad.contains(t.quad.center)
             }
             let patch = Appearance(pyramid, quad: t.quad)
-            let crisper = !Detection.isSelfChecking(symbology: t.symbology) && patch.map { $0.contrast > Self.crisperLook * look.contrast } ?? false
+            let crisper = !Detection.isSelfChecking(symbology: t.symbology)
+                && patch.map { $0.contrast > Self.crisperLook * look.contrast } ?? false
             let threshold = occluded.contains(t.id) || crisper ? Self.seenAgainSimilarity : Appearance.sameCodeSimilarity
             if !covered, patch?.matches(look, minSimilarity: threshold) ?? false {
                 unlike[t.id] = 0
