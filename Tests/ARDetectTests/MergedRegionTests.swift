@@ -42,34 +42,26 @@ final class MergedRegionTests: XCTestCase {
     func testATallRegionNoPassReadIsReadHalfByHalf() throws {
         // A frame of a camera-like clip (H.264, motion blur): a Code 128 card over a photo of
         // another barcode, their bars one region, in which no strip pass reads anything.
-        let pixels = try fixture("merged-1d-region.pgm", width: 624, height: 476)
         let merged = LocatedRegion(kind: .linear, quad: Quad(topLeft: Point(x: 7.9, y: 79.2), topRight: Point(x: 566.5, y: 8.0),
                                                               bottomRight: Point(x: 616.1, y: 397.4), bottomLeft: Point(x: 57.6, y: 468.6)),
                                    axisDegrees: -7, moduleSize: 2.28, score: 1, verified: false)
-        let detector = try BarcodeDetector(options: DetectorOptions(locate: .regions, threads: 1))
-        let found = pixels.withUnsafeBytes {
-            detector.decodeRefined([merged], in: LumaImage(base: $0.baseAddress!, width: 624, height: 476, stride: 624))
-        }
-        XCTAssertEqual(found.first?.map(\.text), ["C128-7-5"])
-        XCTAssertGreaterThanOrEqual(found.first?.first?.quality ?? 0, 2)
+        let found = try refined(merged, inFixture: "merged-1d-region.pgm", width: 624, height: 476)
+        XCTAssertEqual(found.map(\.text), ["C128-7-5"])
+        XCTAssertGreaterThanOrEqual(found.first?.quality ?? 0, 2)
     }
 
     /// A frame of a camera-like clip (camera seed 37, frame 32, H.264): a Code 128 card's first
     /// frame, its bars in one region with an EAN-13 card's and more (9 modules per strip line).
     /// Its lines average the card's leaning bars away; its upper half reads the card.
     func testARegionOfCodesMergedSideBySideIsReadHalfByHalf() throws {
-        let pixels = try fixture("merged-1d-codes.pgm", width: 900, height: 380)
         let merged = LocatedRegion(kind: .linear, quad: Quad(topLeft: Point(x: -16.8, y: 28.2), topRight: Point(x: 873.5, y: 46.1),
                                                               bottomRight: Point(x: 867.3, y: 355.5), bottomLeft: Point(x: -23.0, y: 337.6)),
                                    axisDegrees: 1, moduleSize: 2.22, score: 1, verified: true)
         XCTAssertLessThan(merged.quad.topLeft.distance(to: merged.quad.bottomLeft), BarcodeDetector.tallRegion * 890,
                           "not tall for its length: merged side by side")
-        let detector = try BarcodeDetector(options: DetectorOptions(locate: .regions, threads: 1))
-        let found = pixels.withUnsafeBytes {
-            detector.decodeRefined([merged], in: LumaImage(base: $0.baseAddress!, width: 900, height: 380, stride: 900))
-        }
-        XCTAssertEqual(found.first?.map(\.text), ["C128-37-2"])
-        XCTAssertGreaterThanOrEqual(found.first?.first?.quality ?? 0, 2)
+        let found = try refined(merged, inFixture: "merged-1d-codes.pgm", width: 900, height: 380)
+        XCTAssertEqual(found.map(\.text), ["C128-37-2"])
+        XCTAssertGreaterThanOrEqual(found.first?.quality ?? 0, 2)
     }
 
     /// A frame of a camera-like clip (camera seed 31, frame 98, H.264): a Code 128 card's first
@@ -77,17 +69,22 @@ final class MergedRegionTests: XCTestCase {
     /// modules). The region's lines read an EAN-13 only, over under half of it; its halves read
     /// the card too.
     func testARegionReadOverUnderHalfOfItIsReadHalfByHalfToo() throws {
-        let pixels = try fixture("merged-1d-codes-read.pgm", width: 1110, height: 380)
         let merged = LocatedRegion(kind: .linear, quad: Quad(topLeft: Point(x: 7.4, y: 67.5), topRight: Point(x: 1086.9, y: 6.2),
                                                               bottomRight: Point(x: 1104.4, y: 314.0), bottomLeft: Point(x: 24.8, y: 375.3)),
                                    axisDegrees: -3, moduleSize: 2.96, score: 1, verified: true)
-        let detector = try BarcodeDetector(options: DetectorOptions(locate: .regions, threads: 1))
-        let found = pixels.withUnsafeBytes {
-            detector.decodeRefined([merged], in: LumaImage(base: $0.baseAddress!, width: 1110, height: 380, stride: 1110))
-        }
-        let card = try XCTUnwrap(found.first?.first { $0.text == "C128-31-8" })
+        let found = try refined(merged, inFixture: "merged-1d-codes-read.pgm", width: 1110, height: 380)
+        let card = try XCTUnwrap(found.first { $0.text == "C128-31-8" })
         XCTAssertGreaterThanOrEqual(card.quality, 2)
-        XCTAssertTrue(found.first?.contains { $0.text == "1587580402718" } ?? false)
+        XCTAssertTrue(found.contains { $0.text == "1587580402718" })
+    }
+
+    /// What `decodeRefined` reads in `region` of the fixture `name` (`width` × `height`), one thread.
+    private func refined(_ region: LocatedRegion, inFixture name: String, width: Int, height: Int) throws -> [Detection] {
+        let pixels = try fixture(name, width: width, height: height)
+        let detector = try BarcodeDetector(options: DetectorOptions(locate: .regions, threads: 1))
+        return pixels.withUnsafeBytes {
+            detector.decodeRefined([region], in: LumaImage(base: $0.baseAddress!, width: width, height: height, stride: width))
+        }.first ?? []
     }
 
     /// The pixels of a binary PGM in `Tests/Fixtures`, checked to be `width` × `height`.
