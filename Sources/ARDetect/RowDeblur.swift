@@ -22,23 +22,26 @@ extension LumaPlane {
     /// `deblurLongest` modules. (A box `L` long also dips at 2/`L`, 3/`L`…, the first zeros of
     /// `L`/2, `L`/3; its edges ramp over about `L`, so the search starts near it.)
     func measuredBlurLength(modulePixels: Double) -> Double? {
-        guard let ramp = rowEdgeRamp(), ramp >= RegionDecoder.deblurRamp * modulePixels else { return nil }
+        guard height >= RegionDecoder.rowsPerGroup else { return nil }
+        let profiles = rowGroupMeans()
+        guard let ramp = rowEdgeRamp(profiles), ramp >= RegionDecoder.deblurRamp * modulePixels else { return nil }
         let longest = RegionDecoder.deblurLongest * modulePixels
         return rowBlurLength(shortest: min(longest - 0.25, max(RegionDecoder.deblurShortest * modulePixels, 0.9 * ramp)),
-                             longest: longest)
+                             longest: longest, profiles: profiles)
     }
 
     /// The length, in pixels, of a box blur along the rows: the `L` between `shortest` and
     /// `longest` (pixels, 0.25 apart) whose first spectral zero (frequency 1/`L`) is the deepest dip
     /// in the rows' summed power spectrum below its neighbours'. Nil for rows under 16 px, a range
     /// that is empty or starts at 1 px or less, or one where no length fits the rows' spectrum.
-    func rowBlurLength(shortest: Double, longest: Double) -> Double? {
+    /// `profiles`: the strip's `rowGroupMeans`, when already at hand.
+    func rowBlurLength(shortest: Double, longest: Double, profiles: [[Double]]? = nil) -> Double? {
         let w = width
         guard w >= 16, height > 0, shortest > 1, longest > shortest else { return nil }
         let n = Self.transformLength(2 * w)
         // The group profiles (less noise than rows), two per transform (one as the real part, one
         // as the imaginary), each less its mean and under a Hann window (its ends do not ring).
-        let profiles = rowGroupMeans()
+        let profiles = profiles ?? rowGroupMeans()
         let window = (0..<w).map { 0.5 - 0.5 * cos(2 * .pi * Double($0) / Double(w - 1)) }
         var power = [Double](repeating: 0, count: n / 2 + 1)
         var re = [Double](repeating: 0, count: n), im = [Double](repeating: 0, count: n)
@@ -81,10 +84,11 @@ extension LumaPlane {
     /// percentile, rows averaged in groups of `RegionDecoder.rowsPerGroup`) over their steepest
     /// step between neighbouring pixels (99th percentile). A box blur `L` long turns a step into a
     /// ramp `L` long. On the camera clips' strips (3 px per module): 0.5–0.9 modules for bars
-    /// blurred under a module, 1.7 or more for bars blurred 2 modules or more.
-    func rowEdgeRamp() -> Double? {
+    /// blurred under a module, 1.7 or more for bars blurred 2 modules or more. `profiles`: the
+    /// strip's `rowGroupMeans`, when already at hand.
+    func rowEdgeRamp(_ profiles: [[Double]]? = nil) -> Double? {
         guard width >= 2, height >= RegionDecoder.rowsPerGroup else { return nil }
-        let profiles = rowGroupMeans()
+        let profiles = profiles ?? rowGroupMeans()
         let values = profiles.joined().sorted()
         let steps = profiles.flatMap { p in p.indices.dropFirst().map { abs(p[$0] - p[$0 - 1]) } }.sorted()
         let range = values[values.count * 95 / 100] - values[values.count * 5 / 100]
