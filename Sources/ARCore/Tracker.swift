@@ -284,7 +284,7 @@ public struct Tracker: Sendable {
     ///   `maxTracks` are alive; the rest are dropped for this frame (they are retried on the next) and
     ///   counted in `TrackerUpdate.refused`.
     ///   One whose centre lies on a live track of another payload is dropped as a misreading of that
-    ///   code, and so is one `Detection.isMisreading` of a live track's code (occluded or not) whose
+    ///   code (but a 1D reading on a QR code's track: a label stuck over it), and so is one `Detection.isMisreading` of a live track's code (occluded or not) whose
     ///   centre lies within that track's quad grown to twice its size. A 1D detection (not
     ///   `Detection.isSelfChecking`) starts a track only once `confirmReadings` readings agree: its
     ///   `quality` (scan lines) plus the readings of unconfirmed detections of the same payload at
@@ -372,9 +372,11 @@ public struct Tracker: Sendable {
             // Two codes cannot overlap: a reading of another payload on a live track's code is a
             // misreading (e.g. a blurred 1D code read with two wrong characters whose check character
             // still holds). It neither renames that track nor starts one while the track lives.
-            // An occluded track's code is not there: it blocks nothing.
+            // An occluded track's code is not there: it blocks nothing. A 1D reading on a QR code
+            // is no misreading of it (a 1D label stuck over it: it is confirmed as any 1D reading).
             if core.entries.contains(where: {
                 $0.target.payload != detection.payload && $0.state != .occluded && $0.target.quad.contains(detection.quad.center)
+                    && !(Detection.isSelfChecking(symbology: $0.target.symbology) && !Detection.isSelfChecking(symbology: detection.symbology))
             }) { continue }
             // Nor does a reading of a tracked code's payload with one digit pair changed beside it
             // (within its outline grown to twice its size, occluded or not: a part of it in view).

@@ -86,7 +86,7 @@ public final class BarcodeDetector {
     /// on their own), or that hold one's centre and are 2D (but a blob of texture, decoded on its
     /// turn: `aroundTrackedTurn`) or under twice its area, are left alone; so are codes read inside one.
     public func scan(_ luma: LumaImage, skipping: [Quad] = []) -> DetectorResult {
-        scan(luma, skipping: skipping, expecting: [], kinds: []).result
+        scan(luma, skipping: skipping.map { KnownCode(quad: $0) }, expecting: [], kinds: []).result
     }
 
     /// `scan(luma, skipping:)` and `detect(luma, in: regions, kinds:)` at once, with the same
@@ -94,7 +94,9 @@ public final class BarcodeDetector {
     /// and decoded in the background on the pool while the frame is located (its other threads
     /// take them whenever no batch needs them). `expected`: the codes read in `regions`.
     /// `halvings`: `luma` halved once, twice, … when the caller has them (`CodeLocator.regions`).
-    public func scan(_ luma: LumaImage, skipping: [Quad], expecting regions: [Quad], kinds: [LocatedRegion.Kind],
+    /// A code of `skipping` whose kind is given leaves alone only regions and readings of its kind
+    /// (a 1D label stuck over a tracked QR code is read), and no located region is reported on it.
+    public func scan(_ luma: LumaImage, skipping: [KnownCode], expecting regions: [Quad], kinds: [LocatedRegion.Kind],
                      halvings: [LumaPlane] = []) -> (result: DetectorResult, expected: [Detection]) {
         if luma.width < Self.minimumThickness || luma.height < Self.minimumThickness {
             return (scanStretched(luma, skipping: skipping), detect(luma, in: regions, kinds: kinds))
@@ -149,7 +151,7 @@ public final class BarcodeDetector {
     /// (rows or columns repeated, bilinear), then the extra passes, whatever `locate` says (the
     /// localizer's cells need more rows, and the whole copy costs at most 16 scan lines); outlines
     /// mapped back.
-    private func scanStretched(_ luma: LumaImage, skipping: [Quad]) -> DetectorResult {
+    private func scanStretched(_ luma: LumaImage, skipping: [KnownCode]) -> DetectorResult {
         func factor(_ n: Int) -> Int { n < Self.minimumThickness ? (Self.minimumThickness + n - 1) / n : 1 }
         let fx = factor(luma.width), fy = factor(luma.height)
         let toFrame = AffineMap(a: 1 / Double(fx), b: 0, tx: 0, c: 0, d: 1 / Double(fy), ty: 0)
@@ -181,7 +183,7 @@ public final class BarcodeDetector {
     /// The located regions of `luma` decoded, and the tracked codes expected at `expecting` (of
     /// `kinds`), measured and decoded in the background meanwhile (`startExpected`); the codes read
     /// there come back apart.
-    private func locateAndDecode(_ luma: LumaImage, skipping: [Quad], expecting: [Quad], kinds: [LocatedRegion.Kind],
+    private func locateAndDecode(_ luma: LumaImage, skipping: [KnownCode], expecting: [Quad], kinds: [LocatedRegion.Kind],
                                  halvings: [LumaPlane] = []) -> (result: DetectorResult, expected: [Detection]) {
         let finishExpected = startExpected(expecting, kinds: kinds, in: luma)
         var unverified = options.maxRegions
@@ -192,13 +194,13 @@ public final class BarcodeDetector {
         // unverified regions (on camera seed 13 the budget's others left none for the one holding
         // a blurred QR code; within it, before them, they would push new regions out).
         var aroundTracked: [LocatedRegion] = []
-        var regions = locator.regions(in: luma, skipping: skipping + quiet.map(\.quad),
+        var regions = locator.regions(in: luma, skipping: skipping + quiet.map { KnownCode(quad: $0.quad) },
                                       forEach: forEach, halvings: halvings).filter { r in
             if skipping.contains(where: { Self.isTrackedCode(r, trackedAt: $0) }) { return false }
             // A region of a kind no enabled symbology has is neither decoded nor reported.
             if r.kind == .linear && !hasLinear { return false }
             if r.kind == .matrix && !hasMatrix { return false }
-            if r.isBlob, let k = skipping.firstIndex(where: { r.quad.contains($0.center) }) {
+            if r.isBlob, let k = skipping.firstIndex(where: { r.quad.contains($0.quad.center) }) {
                 if Self.aroundTrackedTurn(calls, every: options.retryPassesEvery, phase: k) { aroundTracked.append(r) }
                 return false
             }
@@ -245,8 +247,12 @@ public final class BarcodeDetector {
                 merge(Self.outside(skipping, codes), into: &found)
             }
         }
-        // A located region that a code read elsewhere covers (e.g. a 2D blob around a 1D code) is that code.
-        located.removeAll { r in found.contains { $0.quad.contains(r.quad.center) || r.quad.contains($0.quad.center) } }
+        // A located region that a code read elsewhere covers (e.g. a 2D blob around a 1D code) is that
+        // code; one centred on a known code of another kind (decoded in case a label covers it) shows nothing new.
+        located.removeAll { r in
+            found.contains { $0.quad.contains(r.quad.center) || r.quad.contains($0.quad.center) }
+                || skipping.contains { $0.quad.contains(r.quad.center) }
+        }
         return (DetectorResult(codes: found, located: located), expectedCodes)
     }
 
@@ -410,14 +416,16 @@ public final class BarcodeDetector {
     /// merged with it: under half of the region lies on the code) is not, nor is a QR code outlined
     /// by finder patterns (the tracked code's own are left out of the search: these are another
     /// code's, e.g. one a card is leaving, the card tracked over its corner).
-    static func isTrackedCode(_ r: LocatedRegion, trackedAt tracked: Quad) -> Bool {
-        tracked.contains(r.quad.center) || r.quad.contains(tracked.center) && !r.isBlob && !r.outlinedByFinderPatterns
-            && (r.kind == .matrix || r.quad.share(inside: tracked) >= 0.5)
+    static func isTrackedCode(_ r: LocatedRegion, trackedAt tracked: KnownCode) -> Bool {
+        guard tracked.isSame(kind: r.kind) else { return false }
+        let q = tracked.quad
+        return q.contains(r.quad.center) || r.quad.contains(q.center) && !r.isBlob && !r.outlinedByFinderPatterns
+            && (r.kind == .matrix || r.quad.share(inside: q) >= 0.5)
     }
 
-    /// `codes` whose centre lies in none of `quads`.
-    private static func outside(_ quads: [Quad], _ codes: [Detection]) -> [Detection] {
-        codes.filter { d in !quads.contains { $0.contains(d.quad.center) } }
+    /// `codes` whose centre lies on none of `known` of their kind.
+    private static func outside(_ known: [KnownCode], _ codes: [Detection]) -> [Detection] {
+        codes.filter { d in !known.contains { $0.isSame(kind: .init(symbology: d.symbology)) && $0.quad.contains(d.quad.center) } }
     }
 
     /// `flat` cut into consecutive pieces of `counts` elements.

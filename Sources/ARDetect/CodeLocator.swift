@@ -55,6 +55,34 @@ public struct LocatedRegion: Hashable, Sendable {
     public var isBlob: Bool { kind == .matrix && !expected && !outlinedByFinderPatterns && !verified }
 }
 
+/// A code already followed at a place (e.g. a live track), left to its own re-decode by a scan.
+public struct KnownCode: Hashable, Sendable {
+    /// Outline, frame pixels.
+    public var quad: Quad
+    /// The kind of region the code is read in; nil: unknown (a region or a reading of either kind
+    /// on it is taken for that code).
+    public var kind: LocatedRegion.Kind?
+
+    /// A code at `quad` (frame pixels) read in regions of `kind` (nil: unknown).
+    public init(quad: Quad, kind: LocatedRegion.Kind? = nil) {
+        self.quad = quad
+        self.kind = kind
+    }
+
+    /// Whether a region or reading of `kind` at this code's place can be this code: another kind
+    /// is another code (a 1D label stuck over a tracked QR code).
+    func isSame(kind other: LocatedRegion.Kind) -> Bool {
+        kind.map { $0 == other } ?? true
+    }
+}
+
+extension LocatedRegion.Kind {
+    /// The kind of region a code of `symbology` is read in.
+    public init(symbology: String) {
+        self = Detection.isSelfChecking(symbology: symbology) ? .matrix : .linear
+    }
+}
+
 /// Finds code-like regions from gradient statistics on a grid of cells (`cell` pixels square,
 /// gradients sampled every other pixel, i.e. on a half-resolution grid), then measures each region:
 /// 1D regions are trimmed to their first and last bar edge, their module size estimated from the
@@ -82,6 +110,8 @@ public struct CodeLocator: Sendable {
         var c4 = 0.0, s4 = 0.0
         var edges = 0, samples = 0
         var textured = false
+        /// Inside a known 2D code: in no blob, but in 1D groups (a label stuck over the code).
+        var onKnown2D = false
         var coherence = 0.0, angle = 0.0
     }
 
@@ -91,8 +121,9 @@ public struct CodeLocator: Sendable {
 
     /// Code-like regions of `luma`, best first (ties in scan order: deterministic). Regions found
     /// on a coarser level are kept where no finer level found one. A group of cells lying wholly
-    /// inside one of `skipping` (frame pixels, e.g. tracked codes, re-decoded on their own) is not
-    /// measured: its region would be that code.
+    /// inside one of `skipping` (e.g. tracked codes, re-decoded on their own) is not measured: its
+    /// region would be that code. Cells on a known 2D code join no blob but may join a 1D group
+    /// reaching out of it (a label stuck over it); other skipped codes' cells join no group.
     ///
     /// `forEach(n, body)` calls `body` for every index in `0..<n` and returns when all have
     /// returned; a caller with threads passes one that spreads the calls over them (each call
@@ -100,7 +131,7 @@ public struct CodeLocator: Sendable {
     ///
     /// `halvings`: `luma` halved once, twice, … (2×2 box filter, as `LumaPlane.halved`), when the
     /// caller has them (a tracker's pyramid); the coarser levels not given are computed.
-    public func regions(in luma: LumaImage, skipping: [Quad] = [],
+    public func regions(in luma: LumaImage, skipping: [KnownCode] = [],
                         forEach: (Int, @escaping (Int) -> Void) -> Void = { n, body in for i in 0..<n { body(i) } },
                         halvings: [LumaPlane] = []) -> [LocatedRegion] {
         var out = regionsAtOneScale(luma, skipping: skipping, forEach: forEach)
@@ -118,7 +149,7 @@ public struct CodeLocator: Sendable {
             guard let next = level else { break }
             defer { level = next.withImage { coarser(k + 2, $0) } }
             scale *= 2
-            let skip = skipping.map { $0.scaled(sx: 1 / scale, sy: 1 / scale) }
+            let skip = skipping.map { KnownCode(quad: $0.quad.scaled(sx: 1 / scale, sy: 1 / scale), kind: $0.kind) }
             for var r in next.withImage({ regionsAtOneScale($0, skipping: skip, forEach: forEach) }) {
                 r.quad = r.quad.scaled(sx: scale, sy: scale)
                 r.moduleSize *= scale
@@ -167,7 +198,7 @@ public struct CodeLocator: Sendable {
         }.map(\.element)
     }
 
-    private func regionsAtOneScale(_ luma: LumaImage, skipping: [Quad], forEach: (Int, @escaping (Int) -> Void) -> Void)
+    private func regionsAtOneScale(_ luma: LumaImage, skipping: [KnownCode], forEach: (Int, @escaping (Int) -> Void) -> Void)
         -> [LocatedRegion] {
         let cols = luma.width / cell, rows = luma.height / cell
         guard cols >= 2, rows >= 2 else { return [] }
@@ -190,15 +221,19 @@ public struct CodeLocator: Sendable {
                 }
             }
         }
-        // Cells inside a skipped quad (a tracked code, re-decoded on its own) join no group: a blob
-        // around a tracked code is searched without the code's own modules.
-        for q in skipping {
-            let box = q.boundingBox
+        // Cells inside a skipped code (tracked, re-decoded on its own) join no group: a blob around
+        // a tracked code is searched without the code's own modules. Those of a known 2D code still
+        // join 1D groups: a 1D label stuck over it reaches out of it (a group wholly inside it is
+        // dropped below).
+        for k in skipping {
+            let q = k.quad, box = q.boundingBox
             let c0 = max(0, Int(box.minX) / cell), c1 = min(cols - 1, Int(box.maxX) / cell)
             let r0 = max(0, Int(box.minY) / cell), r1 = min(rows - 1, Int(box.maxY) / cell)
             guard c0 <= c1, r0 <= r1 else { continue }
             for r in r0...r1 {
-                for c in c0...c1 where q.contains(centre(r * cols + c, cols: cols)) { cells[r * cols + c].textured = false }
+                for c in c0...c1 where q.contains(centre(r * cols + c, cols: cols)) {
+                    if k.kind == .matrix { cells[r * cols + c].onKnown2D = true } else { cells[r * cols + c].textured = false }
+                }
             }
         }
         var out: [LocatedRegion] = []
@@ -211,12 +246,12 @@ public struct CodeLocator: Sendable {
                 found[k] = k == 0
                     ? self.components(cells, cols: cols, rows: rows, minCells: 2, member: { $0.textured && $0.coherence >= self.minCoherence },
                                       joins: { a, b in axisDifference(a.angle, b.angle) < 0.3 })
-                    : self.components(cells, cols: cols, rows: rows, minCells: 4, member: { $0.textured }, joins: { _, _ in true })
+                    : self.components(cells, cols: cols, rows: rows, minCells: 4, member: { $0.textured && !$0.onKnown2D }, joins: { _, _ in true })
             }
         }
         let linearGroups = grouped[0]
         // Skip quads grown by a cell each way: a code's edge cells straddle its outline.
-        let skip = skipping.map { $0.grown(by: 1, plus: Double(cell)) }
+        let skip = skipping.map { $0.quad.grown(by: 1, plus: Double(cell)) }
         func skipped(_ group: [Int]) -> Bool {
             skip.contains { q in group.allSatisfy { q.contains(centre($0, cols: cols)) } }
         }
@@ -233,7 +268,7 @@ public struct CodeLocator: Sendable {
             forEach(groups.count) { k in
                 let i = order[k]
                 found[i] = i < linear.count ? self.linear(linear[i], cells: cells, cols: cols, luma: luma).map { [$0] } ?? []
-                                            : self.matrix(blobs[i - linear.count], cells: cells, cols: cols, luma: luma, skipping: skipping)
+                                            : self.matrix(blobs[i - linear.count], cells: cells, cols: cols, luma: luma, skipping: skipping.map(\.quad))
             }
         }
         // Two blobs reaching over one QR code both outline it by its finder patterns: it is decoded

@@ -230,6 +230,23 @@ final class TrackerTests: XCTestCase {
         XCTAssertEqual(update.added.map(\.text), ["C"])
     }
 
+    func testA1DReadingOnAQRCodesTrackIsALabelOverItNotAMisreading() {
+        var tracker = Tracker()
+        _ = tracker.update(detections: [code("QR", x: 0, y: 0)], timestampNanoseconds: 0)
+        let label = { (quality: Int) in
+            Detection(symbology: "CODE-128", text: "LABEL", quad: Quad(Rect(x: 10, y: 15, width: 50, height: 20)), quality: quality)
+        }
+        // Confirmed as any 1D reading: one line, then the same reading at the same place.
+        var update = tracker.update(detections: [code("QR", x: 0, y: 0), label(1)], timestampNanoseconds: 33 * ms)
+        XCTAssertEqual(update.added, [])
+        update = tracker.update(detections: [code("QR", x: 0, y: 0), label(1)], timestampNanoseconds: 66 * ms)
+        XCTAssertEqual(update.added.map(\.text), ["LABEL"])
+        // A 1D track's code read as another 1D payload there is still a misreading.
+        let other = Detection(symbology: "CODE-128", text: "LABEL2", quad: Quad(Rect(x: 20, y: 15, width: 50, height: 20)), quality: 3)
+        update = tracker.update(detections: [code("QR", x: 0, y: 0), label(1), other], timestampNanoseconds: 99 * ms)
+        XCTAssertEqual(update.added, [])
+    }
+
     func testDuplicateDetectionsAtTheSamePlaceAreMergedKeepingTheBestQuality() {
         var tracker = Tracker()
         let update = tracker.update(detections: [code("A", x: 0, y: 0, quality: 2), code("A", x: 5, y: 3, quality: 9)],

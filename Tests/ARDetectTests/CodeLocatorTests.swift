@@ -208,7 +208,7 @@ final class CodeLocatorTests: XCTestCase {
         let qr = scene.truth[0]
         func regions(skipping: [Quad]) -> [LocatedRegion] {
             scene.image.pixels.withUnsafeBytes {
-                CodeLocator().regions(in: LumaImage(base: $0.baseAddress!, width: 420, height: 300, stride: 420), skipping: skipping)
+                CodeLocator().regions(in: LumaImage(base: $0.baseAddress!, width: 420, height: 300, stride: 420), skipping: skipping.map { KnownCode(quad: $0) })
             }
         }
         XCTAssertTrue(regions(skipping: []).contains { $0.outlinedByFinderPatterns && $0.quad.contains(qr.center) })

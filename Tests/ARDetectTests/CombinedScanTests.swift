@@ -21,7 +21,7 @@ final class CombinedScanTests: XCTestCase {
                 image.withImage { luma in
                     let scanned = apart.scan(luma, skipping: quads)
                     let read = apart.detect(luma, in: quads, kinds: kinds)
-                    let both = together.scan(luma, skipping: quads, expecting: quads, kinds: kinds)
+                    let both = together.scan(luma, skipping: quads.map { KnownCode(quad: $0) }, expecting: quads, kinds: kinds)
                     XCTAssertEqual(both.result.codes, scanned.codes, "\(locate) frame \(index)")
                     XCTAssertEqual(both.result.located, scanned.located, "\(locate) frame \(index)")
                     XCTAssertEqual(both.expected, read, "\(locate) frame \(index)")

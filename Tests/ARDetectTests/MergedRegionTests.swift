@@ -202,17 +202,47 @@ final class MergedRegionTests: XCTestCase {
             r.outlinedByFinderPatterns = finders
             return r
         }
-        let tracked = Quad(Rect(x: 100, y: 100, width: 200, height: 100))
+        let tracked = KnownCode(quad: Quad(Rect(x: 100, y: 100, width: 200, height: 100)))
         // Its centre on the code: the code (with its quiet zones), or a part of it.
         XCTAssertTrue(BarcodeDetector.isTrackedCode(region(.linear, Rect(x: 80, y: 90, width: 240, height: 120)), trackedAt: tracked))
         XCTAssertTrue(BarcodeDetector.isTrackedCode(region(.linear, Rect(x: 50, y: 120, width: 400, height: 60)), trackedAt: tracked))
         // Holding the code's centre, under twice its area, but under half of it on the code: the
         // bars of a code beside it merged with it (camera seed 31: a card over a tracked UPC-A code).
         let merged = region(.linear, Rect(x: 60, y: 25, width: 300, height: 130))
-        XCTAssertLessThan(merged.quad.area, 2 * tracked.area)
+        XCTAssertLessThan(merged.quad.area, 2 * tracked.quad.area)
         XCTAssertFalse(BarcodeDetector.isTrackedCode(merged, trackedAt: tracked))
         // A 2D region holding the code's centre: the code, unless outlined by finder patterns.
         XCTAssertTrue(BarcodeDetector.isTrackedCode(region(.matrix, Rect(x: 160, y: 0, width: 300, height: 300)), trackedAt: tracked))
         XCTAssertFalse(BarcodeDetector.isTrackedCode(region(.matrix, Rect(x: 160, y: 0, width: 300, height: 300), finders: true), trackedAt: tracked))
+        // Of a known kind: a region of another kind is another code (a 1D label over a tracked QR code).
+        let onCode = Rect(x: 80, y: 90, width: 240, height: 120)
+        let qr = KnownCode(quad: tracked.quad, kind: .matrix), linear = KnownCode(quad: tracked.quad, kind: .linear)
+        XCTAssertFalse(BarcodeDetector.isTrackedCode(region(.linear, onCode), trackedAt: qr))
+        XCTAssertTrue(BarcodeDetector.isTrackedCode(region(.linear, onCode), trackedAt: linear))
+        XCTAssertTrue(BarcodeDetector.isTrackedCode(region(.matrix, onCode), trackedAt: qr))
+    }
+
+    func testA1DLabelOverATrackedQRCodeIsReadWhenTheTrackedCodesKindIsKnown() throws {
+        var scene = try DetectScene(width: 480, height: 320)
+        try scene.add(CodeMatrix.qr(text: "UNDER A LABEL"), x: 200, y: 150, module: 4)
+        let qr = scene.truth[0]
+        // The label's centre on the QR code's lower right, its bars reaching past the code.
+        let c = qr.bottomRight * 0.3 + qr.center * 0.7
+        try scene.add(CodeMatrix.code128("LABEL-128"), x: c.x, y: c.y, module: 2, barHeight: 50)
+        XCTAssertTrue(qr.contains(scene.truth[1].center))
+        let detector = try BarcodeDetector(options: DetectorOptions(locate: .regions, threads: 1))
+        let scan = { (known: KnownCode) in
+            scene.image.pixels.withUnsafeBytes {
+                detector.scan(LumaImage(base: $0.baseAddress!, width: 480, height: 320, stride: 480), skipping: [known],
+                              expecting: [], kinds: []).result
+            }
+        }
+        let read = scan(KnownCode(quad: qr, kind: .matrix))
+        XCTAssertEqual(read.codes.map(\.text), ["LABEL-128"])
+        XCTAssertEqual(read.located, [], "nothing located on the tracked code")
+        // Of unknown kind, the tracked code takes in whatever lies on it.
+        XCTAssertEqual(scan(KnownCode(quad: qr)).codes.map(\.text), [])
+        // A tracked 1D code there: the reading is its own.
+        XCTAssertEqual(scan(KnownCode(quad: qr, kind: .linear)).codes.map(\.text), [])
     }
 }

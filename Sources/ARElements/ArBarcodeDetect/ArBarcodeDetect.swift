@@ -224,13 +224,9 @@ final class CodeDetectorStage {
         }
     }
 
-    /// Every code in `luma` but those in `skipping` (frame pixels), and the verified regions no pass read.
-    func scan(_ luma: LumaImage, skipping: [Quad]) -> DetectorResult {
-        detector.scan(luma, skipping: skipping)
-    }
-
-    /// `scan(luma, skipping:)` and `detect(luma, in: regions, kinds:)` at once, decoded in the same batches.
-    func scan(_ luma: LumaImage, skipping: [Quad], expecting regions: [Quad], kinds: [LocatedRegion.Kind], halvings: [LumaPlane] = [])
+    /// Every code in `luma` but those of `skipping` (tracked codes), and the verified regions no
+    /// pass read; and `detect(luma, in: regions, kinds:)` at once, decoded in the same batches.
+    func scan(_ luma: LumaImage, skipping: [KnownCode], expecting regions: [Quad], kinds: [LocatedRegion.Kind], halvings: [LumaPlane] = [])
         -> (result: DetectorResult, expected: [Detection]) {
         detector.scan(luma, skipping: skipping, expecting: regions, kinds: kinds, halvings: halvings)
     }

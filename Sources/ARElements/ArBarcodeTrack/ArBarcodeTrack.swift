@@ -229,7 +229,7 @@ public final class ArBarcodeTrack: VideoFilterElement {
             let redecode = live.filter { state.schedule.isDue($0.id, frame: stage.frameIndex) }
             if let kind = state.cadence.request(tracking: !redecode.isEmpty, interval: s.detectInterval), let plane = stage.current?.levels[0],
                worker.submit(.init(plane: plane, frame: stage.frameIndex, kind: kind, tracks: redecode,
-                                   skipping: stage.seenQuads(live), pyramid: stage.current,
+                                   skipping: stage.seenCodes(live), pyramid: stage.current,
                                    symbologies: s.symbologies, options: s.detector)) {
                 state.jobPyramid = stage.current
                 state.cadence.started(kind)
@@ -266,7 +266,7 @@ public final class ArBarcodeTrack: VideoFilterElement {
             defer { decodeMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6 }
             if state.cadence.framesSinceFull % s.detectInterval == 0 {
                 // New codes from the full decode; tracked ones from re-decodes in their regions.
-                let (result, tracked) = decoder.full(plane, skipping: stage.seenQuads(live), andRegions: due, pyramid: stage.current)
+                let (result, tracked) = decoder.full(plane, skipping: stage.seenCodes(live), andRegions: due, pyramid: stage.current)
                 detections = result.codes + Self.confirming(tracked, live)
                 state.located = Self.regions(result.located)
                 state.cadence.started(.full)

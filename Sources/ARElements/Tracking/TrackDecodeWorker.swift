@@ -15,8 +15,8 @@ final class TrackDecodeWorker: @unchecked Sendable {  // The decoder is used onl
         var kind: DecodeKind
         /// The tracks due for a re-decode.
         var tracks: [Track] = []
-        /// Full scans: tracked codes' quads, left to their re-decodes.
-        var skipping: [Quad] = []
+        /// Full scans: tracked codes, left to their re-decodes.
+        var skipping: [KnownCode] = []
         /// Full scans: `plane`'s pyramid (its coarser levels serve the localizer).
         var pyramid: LumaPyramid?
         var symbologies: String?

@@ -19,16 +19,12 @@ final class TrackDecoder {
         try stage.reconfigure(symbologies: symbologies, options: options)
     }
 
-    /// Every code in `plane` but those in `skipping` (frame pixels: tracked codes, re-decoded in
-    /// their regions), and the verified regions no pass read.
-    func full(_ plane: LumaPlane, skipping: [Quad] = []) -> DetectorResult {
-        full(plane, skipping: skipping, andRegions: []).result
-    }
-
-    /// `full(plane, skipping:)` and `regions(plane, tracks)` at once, with the same results: the
-    /// located regions and the tracks' decoded in the same batches on the detector's threads.
-    /// `pyramid`: `plane`'s pyramid when the caller has one (its coarser levels serve the localizer).
-    func full(_ plane: LumaPlane, skipping: [Quad], andRegions tracks: [Track], pyramid: LumaPyramid? = nil)
+    /// Every code in `plane` but those of `skipping` (tracked codes, re-decoded in their regions),
+    /// the verified regions no pass read, and the codes of `tracks` read where they are now, at
+    /// once (as `regions(plane, tracks)`): the located regions and the tracks' decoded in the same
+    /// batches on the detector's threads. `pyramid`: `plane`'s pyramid when the caller has one (its
+    /// coarser levels serve the localizer).
+    func full(_ plane: LumaPlane, skipping: [KnownCode], andRegions tracks: [Track], pyramid: LumaPyramid? = nil)
         -> (result: DetectorResult, tracked: [Detection]) {
         let halvings = pyramid.map { Array($0.levels.dropFirst()) } ?? []
         var (result, tracked) = plane.withImage {
@@ -42,7 +38,7 @@ final class TrackDecoder {
 
     /// The kind of region each of `tracks` is read in.
     private static func kinds(_ tracks: [Track]) -> [LocatedRegion.Kind] {
-        tracks.map { Detection.isSelfChecking(symbology: $0.symbology) ? LocatedRegion.Kind.matrix : .linear }
+        tracks.map { LocatedRegion.Kind(symbology: $0.symbology) }
     }
 
     /// The codes of `tracks` read where the tracks are now (frame pixels), corners in frame pixels:

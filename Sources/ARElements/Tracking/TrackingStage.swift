@@ -182,12 +182,13 @@ final class TrackingStage {
         return tracker.liveTracks
     }
 
-    /// The quads of `tracks` whose code is seen where they are: full scans leave these to the tracks'
-    /// re-decodes. An occluded track's place is scanned afresh (another code may be in front of it),
-    /// and so is one whose place has stopped looking like its code (a card sliding over it).
-    func seenQuads(_ tracks: [Track]) -> [Quad] {
+    /// The codes of `tracks` seen where they are: full scans leave these to the tracks' re-decodes.
+    /// An occluded track's place is scanned afresh (another code may be in front of it), and so is
+    /// one whose place has stopped looking like its code (a card sliding over it).
+    func seenCodes(_ tracks: [Track]) -> [KnownCode] {
         let occluded = tracker.occludedIDs
-        return tracks.filter { !occluded.contains($0.id) && (!detectOcclusion || (unlike[$0.id] ?? 0) == 0) }.map(\.quad)
+        return tracks.filter { !occluded.contains($0.id) && (!detectOcclusion || (unlike[$0.id] ?? 0) == 0) }
+            .map { KnownCode(quad: $0.quad, kind: LocatedRegion.Kind(symbology: $0.symbology)) }
     }
 
     /// Least angle between a 1D reading's bars and a track's for the reading to be another code's
