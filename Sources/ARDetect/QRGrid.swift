@@ -71,6 +71,76 @@ public struct QRGrid: Hashable, Sendable {
         return best.grid
     }
 
+    /// The grid of the code whose finder patterns are `finders` (three, its top-left one first)
+    /// from their centres and module sizes alone: an affine grid, its size chosen by the timing
+    /// patterns as in `measure(corner:_:_:in:)`; nil as there. For patterns whose squares do not
+    /// fit: round ("design") finder patterns, whose codes often have dots for modules. It has no
+    /// perspective: modules far from the patterns drift in a code seen at a slant.
+    static func measure(centres finders: [FinderPattern], in luma: LumaImage) -> QRGrid? {
+        guard finders.count == 3 else { return nil }
+        let corner = finders[0]
+        let (right, down) = cross(finders[1].centre - corner.centre, finders[2].centre - corner.centre) > 0
+            ? (finders[1], finders[2]) : (finders[2], finders[1])
+        let m = [corner, right, down].map(\.moduleSize)
+        guard m.allSatisfy({ $0 > 0 }) else { return nil }
+        let u = right.centre - corner.centre, v = down.centre - corner.centre
+        let across = (u.length / ((m[0] + m[1]) / 2) + v.length / ((m[0] + m[2]) / 2)) / 2 + 7
+        let estimate = Int(((across - 17) / 4).rounded())
+        var best: (grid: QRGrid, score: Double)?
+        // A ring's measured modules are the design's, not the grid's: a wider range of versions.
+        let low = min(40, max(1, estimate - 2)), high = max(low, min(40, estimate + 2))
+        for version in low...high {
+            let n = Double(17 + 4 * version)
+            let source = [Point(x: 3.5, y: 3.5), Point(x: n - 3.5, y: 3.5), Point(x: 3.5, y: n - 3.5), Point(x: n - 3.5, y: n - 3.5)]
+            let target = [corner.centre, right.centre, down.centre, right.centre + down.centre - corner.centre]
+            guard let h = Homography(from: source, to: target) else { continue }
+            let grid = QRGrid(size: Int(n), homography: h)
+            let score = grid.timingAgreement(in: luma)
+            if best == nil || score > best!.score + 1e-9 { best = (grid, score) }
+        }
+        guard let best, best.score >= 0.75 else { return nil }
+        return best.grid
+    }
+
+    /// Whether each module (row by row from the code's top-left) is dark: the mean of 3 × 3 samples
+    /// over its middle fifth, against the Otsu threshold of all modules' means. Dots and rounded
+    /// modules read as the squares they stand for. Modules outside `luma` read light.
+    func modules(in luma: LumaImage) -> [Bool] {
+        let w = Double(luma.width), h = Double(luma.height)
+        var means = [Double](repeating: 255, count: size * size)
+        for y in 0..<size {
+            for x in 0..<size {
+                var sum = 0.0, count = 0
+                for dy in [-0.1, 0, 0.1] {
+                    for dx in [-0.1, 0, 0.1] {
+                        let p = homography.apply(Point(x: Double(x) + 0.5 + dx, y: Double(y) + 0.5 + dy))
+                        guard p.x >= 0, p.y >= 0, p.x < w, p.y < h else { continue }
+                        sum += luma.sample(p.x, p.y)
+                        count += 1
+                    }
+                }
+                if count > 0 { means[y * size + x] = sum / Double(count) }
+            }
+        }
+        var histogram = [Int](repeating: 0, count: 256)
+        for m in means { histogram[min(255, max(0, Int(m)))] += 1 }
+        let level = otsuLevel(histogram)
+        return means.map { Int($0) <= level }
+    }
+
+    /// Whether module (`x`, `y`) of a code `size` modules across is dark in a standard finder
+    /// pattern or its separator; nil elsewhere.
+    static func finderModule(x: Int, y: Int, size: Int) -> Bool? {
+        for (ox, oy) in [(0, 0), (size - 7, 0), (0, size - 7)] {
+            let dx = x - ox, dy = y - oy
+            guard dx >= -1, dx <= 7, dy >= -1, dy <= 7 else { continue }
+            // Rings by distance from the centre: 3 dark, 2 light, 0 … 1 dark; the separator (4) light.
+            let ring = max(abs(dx - 3), abs(dy - 3))
+            return ring != 2 && ring != 4
+        }
+        return nil
+    }
+
     /// `square`'s corners (clockwise) put in the order −u−v, +u−v, +u+v, −u+v by their offsets from
     /// `centre`; nil when the axes do not tell them apart.
     private static func labelled(_ square: Quad, around centre: Point, u: Point, v: Point) -> Quad? {

@@ -301,7 +301,8 @@ final class RegionDecoder {
 
     private func decodeMatrix(_ region: LocatedRegion, in luma: LumaImage, options: DetectorOptions, linearInBlob: Bool) -> [Detection] {
         // A code in perspective found on the frame itself comes with its grid; others with their finder patterns.
-        if let grid = region.grid ?? QRGrid.measure(region.finders, in: luma) {
+        let grid = region.grid ?? QRGrid.measure(region.finders, in: luma)
+        if let grid {
             let upright = decodeUpright(grid, region, in: luma, options: options)
             if !upright.isEmpty { return upright }
             // The frame-aligned passes are extra ones here: on camera seeds 3, 11, 13 and 17 they read
@@ -341,7 +342,7 @@ final class RegionDecoder {
             let ow = max(8, Int(w * scale)), oh = max(8, Int(h * scale))
             return AffineMap.similarity(from: Point(x: Double(ow) / 2, y: Double(oh) / 2), to: c, degrees: 0, scale: 1 / scale)
         }
-        return firstConfirmed(
+        let aligned = firstConfirmed(
             // Sharpening needs a module size: only measured regions have one.
             scales: scales, options: options, sharpenFirst: measured,
             // Finder patterns found (dark-centred rings) make it a dark-on-light code.
@@ -357,6 +358,12 @@ final class RegionDecoder {
                 let scanner = region.isBlob && linearInBlob ? self.matrixScanner : self.expectedMatrixScanner
                 return scanner.scan(image).compactMap { $0.detection(in: image, map: map(scale)) }
             })
+        // Finder patterns whose squares do not fit and no pass read: round ones (camera seed 59's
+        // design code), sampled module by module.
+        if aligned.isEmpty, grid == nil, let centred = QRGrid.measure(centres: region.finders, in: luma) {
+            return decodeSampled(centred, in: luma)
+        }
+        return aligned
     }
 
     /// Pixels per module of a QR code turned upright by its grid (`decodeUpright`).
@@ -395,6 +402,56 @@ final class RegionDecoder {
     }
 }
 
+extension RegionDecoder {
+    /// Pixels per module of a QR code redrawn from its sampled modules (`decodeSampled`).
+    static let sampledModulePixels = 3
+
+    /// A QR code whose finder patterns' squares do not fit (round "design" patterns, often with
+    /// dots for modules: zbar reads neither), read from its modules sampled on a grid fitted to the
+    /// patterns' centres (`QRGrid.measure(centres:)`) and redrawn as square modules with standard
+    /// finder patterns and quiet zone. Its error correction still stands between a wrong sample and a
+    /// wrong reading. Empty when zbar reads nothing.
+    func decodeSampled(_ grid: QRGrid, in luma: LumaImage) -> [Detection] {
+        let n = grid.size, k = Self.sampledModulePixels, quiet = Int(Self.uprightQuietModules)
+        let dark = grid.modules(in: luma)
+        let width = (n + 2 * quiet) * k
+        var pixels = [UInt8](repeating: 255, count: width * width)
+        for y in 0..<n {
+            for x in 0..<n where QRGrid.finderModule(x: x, y: y, size: n) ?? dark[y * n + x] {
+                for py in ((y + quiet) * k)..<((y + quiet + 1) * k) {
+                    for px in ((x + quiet) * k)..<((x + quiet + 1) * k) { pixels[py * width + px] = 0 }
+                }
+            }
+        }
+        let image = LumaPlane(width: width, height: width, pixels: pixels)
+        return image.withImage { expectedMatrixScanner.scan($0) }.compactMap { s in
+            guard s.isTwoDimensional, !s.payload.isEmpty else { return nil }
+            return Detection(symbology: s.name, payload: s.payload, quad: grid.quad, quality: s.quality)
+        }
+    }
+}
+
+/// The Otsu level of `histogram` (counts of grey levels 0 … 255): the split into a dark class (at
+/// or below it) and a light one that maximises the between-class variance; 128 when none splits.
+func otsuLevel(_ histogram: [Int]) -> Int {
+    let count = histogram.reduce(0, +)
+    let sum = histogram.indices.reduce(0) { $0 + $1 * histogram[$1] }
+    var below = 0, belowSum = 0, best = 0.0, level = 128
+    for t in 0..<255 {
+        below += histogram[t]
+        belowSum += t * histogram[t]
+        let above = count - below
+        guard below > 0, above > 0 else { continue }
+        let m0 = Double(belowSum) / Double(below), m1 = Double(sum - belowSum) / Double(above)
+        let between = Double(below) * Double(above) * (m0 - m1) * (m0 - m1)
+        if between > best {
+            best = between
+            level = t
+        }
+    }
+    return level
+}
+
 extension Symbology {
     /// QR and SQ codes: matrix symbologies with their own error correction.
     var isTwoDimensional: Bool { type == ZBAR_QRCODE || type == ZBAR_SQCODE }
@@ -410,26 +467,8 @@ extension LumaPlane {
             var histogram = [Int](repeating: 0, count: 256)
             for y in 0..<height {
                 for i in 0..<256 { histogram[i] = 0 }
-                var total = 0
-                for x in 0..<w {
-                    let v = Int(px[y * w + x])
-                    histogram[v] += 1
-                    total += v
-                }
-                // Otsu: the threshold that maximises the between-class variance.
-                var below = 0, belowSum = 0, best = 0.0, threshold = 128
-                for t in 0..<255 {
-                    below += histogram[t]
-                    belowSum += t * histogram[t]
-                    let above = w - below
-                    guard below > 0, above > 0 else { continue }
-                    let m0 = Double(belowSum) / Double(below), m1 = Double(total - belowSum) / Double(above)
-                    let between = Double(below) * Double(above) * (m0 - m1) * (m0 - m1)
-                    if between > best {
-                        best = between
-                        threshold = t
-                    }
-                }
+                for x in 0..<w { histogram[Int(px[y * w + x])] += 1 }
+                let threshold = otsuLevel(histogram)
                 for x in 0..<w { px[y * w + x] = Int(px[y * w + x]) <= threshold ? 0 : 255 }
             }
         }

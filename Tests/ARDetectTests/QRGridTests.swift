@@ -36,6 +36,54 @@ final class QRGridTests: XCTestCase {
         }
     }
 
+    /// A "design" QR code: round finder patterns (a dot in a ring) and a dot for each dark module,
+    /// `module` px per module, turned `degrees` about (`cx`, `cy`), on a white card.
+    private func designQR(_ text: String, module: Double, degrees: Double, width: Int, height: Int) throws -> (DetectScene, Int) {
+        let matrix = try CodeMatrix.qr(text: text)
+        let n = matrix.width
+        var scene = try DetectScene(width: width, height: height, background: 120)
+        let a = degrees * .pi / 180, c = Point(x: Double(width) / 2, y: Double(height) / 2)
+        let half = Double(n) / 2
+        for y in 0..<height {
+            for x in 0..<width {
+                // Module coordinates of the pixel's centre.
+                let dx = Double(x) + 0.5 - c.x, dy = Double(y) + 0.5 - c.y
+                let u = (dx * cos(a) + dy * sin(a)) / module + half, v = (-dx * sin(a) + dy * cos(a)) / module + half
+                guard u > -4, v > -4, u < Double(n) + 4, v < Double(n) + 4 else { continue }
+                var dark = false
+                if let f = [(3.5, 3.5), (Double(n) - 3.5, 3.5), (3.5, Double(n) - 3.5)].first(where: { abs(u - $0.0) < 4 && abs(v - $0.1) < 4 }) {
+                    let r = ((u - f.0) * (u - f.0) + (v - f.1) * (v - f.1)).squareRoot()
+                    dark = r < 1.6 || (r >= 2.5 && r < 3.5)
+                } else if u >= 0, v >= 0, u < Double(n), v < Double(n), matrix.isDark(x: Int(u), y: Int(v)) {
+                    let du = u - Double(Int(u)) - 0.5, dv = v - Double(Int(v)) - 0.5
+                    dark = du * du + dv * dv < 0.35 * 0.35
+                }
+                scene.image[x, y] = dark ? 20 : 235
+            }
+        }
+        return (scene, n)
+    }
+
+    func testADesignQRCodeWithRoundFinderPatternsAndDotsIsReadFromItsSampledModules() throws {
+        let text = "HTTPS://EXAMPLE.COM/DOTS"
+        let (scene, n) = try designQR(text, module: 9, degrees: 12, width: 420, height: 420)
+        try withLuma(scene) { luma in
+            let finders = FinderPattern.find(in: luma, box: Rect(x: 0, y: 0, width: 420, height: 420))
+            let f = try XCTUnwrap(FinderPattern.qrCodes(finders, in: luma).first).finders
+            // The round patterns' squares do not fit; their centres give the grid.
+            XCTAssertNil(QRGrid.measure(f, in: luma))
+            let grid = try XCTUnwrap(QRGrid.measure(centres: f, in: luma))
+            XCTAssertEqual(grid.size, n)
+            let detector = try BarcodeDetector(options: DetectorOptions(locate: .regions, threads: 1))
+            let codes = detector.scan(luma).codes
+            XCTAssertEqual(codes.map(\.text), [text])
+            // The outline: the grid's, the code's own corners within a module of where they were drawn.
+            let a = 12 * Double.pi / 180, h = Double(n) * 9 / 2
+            let corner = Point(x: 210 + (-h) * cos(a) - (-h) * sin(a), y: 210 + (-h) * sin(a) + (-h) * cos(a))
+            XCTAssertLessThanOrEqual(try XCTUnwrap(codes.first).quad.topLeft.distance(to: corner), 9)
+        }
+    }
+
     func testAQRCodeInStrongPerspectiveIsReadWithItsCornersFromItsGrid() throws {
         // zbar alone reads keystones up to about 0.15 (`CodePlacement.perspective`).
         for (perspective, rotation) in [(0.3, 20.0), (-0.3, 200), (0.25, 95)] {
