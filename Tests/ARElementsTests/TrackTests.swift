@@ -365,6 +365,38 @@ final class TrackTests: XCTestCase {
         XCTAssertEqual(states, [.detected, .detected, .tracked, .occluded, .occluded, .occluded])
     }
 
+    func testA1DCodesPlaceMuchFlatterThanItsLookMustLookClearlyLikeIt() throws {
+        var code = TestFrame(width: 320, height: 240, background: 235)
+        let quad = try CodeRenderer().render(CodeMatrix.code128("FLAT-128"),
+                                             placement: CodePlacement(center: Point(x: 160, y: 120), moduleSize: 1.5, barHeight: 60),
+                                             into: &code.image)
+        // Left behind: a faint print of the code's left part, too little of it to read.
+        var faint = code
+        let xs = quad.corners.map(\.x), ys = quad.corners.map(\.y)
+        let cut = Int(xs.min()! + (xs.max()! - xs.min()!) * 0.85)
+        for y in Int(ys.min()!)...Int(ys.max()!) {
+            for x in Int(xs.min()!)...Int(xs.max()!) {
+                faint.image[x, y] = x < cut ? UInt8(235 - (235 - Int(code.image[x, y])) * 40 / 100) : 255
+            }
+        }
+        let h = Harness("arbarcodetrack detect-mode=sync redecode-interval=1", caps: code.i420Caps)
+        var states: [TrackState] = [], tracked: Quad?
+        for (i, f) in [code, code, faint, faint, faint, faint].enumerated() {
+            let regions = try XCTUnwrap(h.process(f.i420, ptsNanoseconds: UInt64(i) * frameNs)).regions.filter { $0.state != .located }
+            XCTAssertEqual(regions.map(\.text), ["FLAT-128"], "frame \(i)")
+            states += regions.map(\.state)
+            if i == 1 { tracked = regions.first?.quad }
+        }
+        XCTAssertEqual(states, [.detected, .detected, .tracked, .occluded, .occluded, .occluded])
+        // The setup itself, where the code is tracked: a weak likeness at much less contrast.
+        let at = try XCTUnwrap(tracked)
+        let look = try XCTUnwrap(Appearance(LumaPyramid(code.image, levelCount: 4), quad: at))
+        let place = try XCTUnwrap(Appearance(LumaPyramid(faint.image, levelCount: 4), quad: at))
+        XCTAssertGreaterThanOrEqual(place.similarity(to: look), Appearance.sameCodeSimilarity)
+        XCTAssertLessThan(place.similarity(to: look), 0.6)
+        XCTAssertLessThan(1.6 * place.contrast, look.contrast)
+    }
+
     /// Async: the worker's reading of the ghost, made on the frame the code's place first stopped
     /// looking like it and collected on a later one, keeps the crisp look too.
     func testAnAsyncReadingOfACodesGhostKeepsItsCrispLook() throws {

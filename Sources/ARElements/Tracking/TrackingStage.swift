@@ -54,7 +54,10 @@ final class TrackingStage {
     /// A 1D code's place with more than this many times the contrast of its look shows that code
     /// only at `seenAgainSimilarity`: on the look's grid a 1D code's fine bars average to grey, another
     /// code's wide bars do not (new camera seed 67: a card with wide bars under a code that left
-    /// matched its look at 0.45–0.49 with twice its contrast, and kept it drawn for 12 frames).
+    /// matched its look at 0.45–0.49 with twice its contrast, and kept it drawn for 12 frames). So
+    /// does one with under 1/1.6 of its look's contrast (seed 67 live: the photo left behind by that
+    /// card, its contrast 0.38–0.6 of the card's look, matched it at 0.49–0.53 in one run of four
+    /// and kept it drawn for 9 frames).
     static let crisperLook: Float = 1.6
     /// A code's look is kept rather than replaced by one with less than this fraction of its contrast.
     static let flatterLook: Float = 0.5
@@ -236,9 +239,11 @@ final class TrackingStage {
                 !hidden.contains($0.id) && $0.payload != t.payload && $0.quad.contains(t.quad.center)
             }
             let patch = Appearance(pyramid, quad: t.quad)
-            let crisper = !Detection.isSelfChecking(symbology: t.symbology)
-                && patch.map { $0.contrast > Self.crisperLook * look.contrast } ?? false
-            let threshold = occluded.contains(t.id) || crisper ? Self.seenAgainSimilarity : Appearance.sameCodeSimilarity
+            // A 1D code's place much crisper or much flatter than its look.
+            let unlikeContrast = !Detection.isSelfChecking(symbology: t.symbology) && patch.map {
+                $0.contrast > Self.crisperLook * look.contrast || Self.crisperLook * $0.contrast < look.contrast
+            } ?? false
+            let threshold = occluded.contains(t.id) || unlikeContrast ? Self.seenAgainSimilarity : Appearance.sameCodeSimilarity
             if !covered, patch?.matches(look, minSimilarity: threshold) ?? false {
                 unlike[t.id] = 0
                 let n = (like[t.id] ?? 0) + 1
