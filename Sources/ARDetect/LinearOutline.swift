@@ -64,9 +64,20 @@ enum LinearOutline {
         let alongRows = orientation != ZBAR_ORIENT_RIGHT && orientation != ZBAR_ORIENT_LEFT
         func t(_ p: Point) -> Double { alongRows ? p.x : p.y }
         guard let a = points.min(by: { t($0) < t($1) }), let b = points.max(by: { t($0) < t($1) }) else { return false }
+        guard t(b) - t(a) >= 24, let edges = edges(from: a, to: b, in: luma), edges.count >= 8 else { return false }
+        var gaps: [Double] = []
+        for i in 1..<edges.count { gaps.append(edges[i] - edges[i - 1]) }
+        let median = gaps.sorted()[gaps.count / 2]
+        return gaps.max()! > max(10, 6 * median)
+    }
+
+    /// Distances from `a` of the edges on the segment `a`–`b` (px): local maxima of the grey
+    /// level's slope (sampled every `step` px) of at least 0.3 of its 90th percentile; nil when the
+    /// segment is too short or too flat to tell (that percentile under 4 grey levels).
+    static func edges(from a: Point, to b: Point, in luma: LumaImage) -> [Double]? {
         let length = a.distance(to: b)
-        guard t(b) - t(a) >= 24 else { return false }
         let n = Int(length / step) + 1
+        guard n >= 3 else { return nil }
         let dir = (b - a) * (1 / length)
         var profile = [Double](repeating: 0, count: n)
         for i in 0..<n {
@@ -76,16 +87,28 @@ enum LinearOutline {
         var deriv = [Double](repeating: 0, count: n)
         for i in 1..<(n - 1) { deriv[i] = abs(profile[i + 1] - profile[i - 1]) }
         let strong = deriv.sorted()[n * 9 / 10]
-        guard strong > 4 else { return false }
+        guard strong > 4 else { return nil }
         var edges: [Double] = []
         for i in 1..<(n - 1) where deriv[i] >= strong * 0.3 && deriv[i] >= deriv[i - 1] && deriv[i] > deriv[i + 1] {
             edges.append(Double(i) * step)
         }
-        guard edges.count >= 8 else { return false }
-        var gaps: [Double] = []
-        for i in 1..<edges.count { gaps.append(edges[i] - edges[i - 1]) }
-        let median = gaps.sorted()[gaps.count / 2]
-        return gaps.max()! > max(10, 6 * median)
+        return edges
+    }
+
+    /// Bar edges a UPC-E code has: start guard 2 bars, six digits of 2, end guard 3.
+    static let upcEEdges = 34
+
+    /// Whether the UPC-E reading outlined by `quad` (in `luma`'s pixels) holds as few bars as a
+    /// UPC-E code: on the fewest of three lines across it at most 1.4 times `upcEEdges` edges. zbar
+    /// reads a UPC-E shape out of a scratched UPC-A code (95 modules, 60 edges), and the outline
+    /// fitted to the reading then spans that code's bars.
+    static func hasUPCEBars(_ quad: Quad, in luma: LumaImage) -> Bool {
+        let counts = [0.3, 0.5, 0.7].compactMap { f -> Int? in
+            let a = quad.topLeft + (quad.bottomLeft - quad.topLeft) * f, b = quad.topRight + (quad.bottomRight - quad.topRight) * f
+            return edges(from: a, to: b, in: luma)?.count
+        }
+        guard let fewest = counts.min() else { return true }
+        return Double(fewest) <= 1.4 * Double(upcEEdges)
     }
 
     /// Whether the 1D code of `modules` modules outlined by `quad` (in `luma`'s pixels, its top edge

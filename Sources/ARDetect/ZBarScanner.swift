@@ -37,14 +37,15 @@ struct ScannedSymbol {
 
 extension ScannedSymbol {
     /// Whether the code outlined by `quad` (in `image`'s pixels) was read whole: Interleaved 2 of 5
-    /// and UPC-E readings need their quiet zones (`LinearOutline.hasQuietZones`); other symbologies
-    /// mark their ends or count their characters.
+    /// and UPC-E readings need their quiet zones (`LinearOutline.hasQuietZones`), UPC-E readings no
+    /// more bars than a UPC-E code has (`LinearOutline.hasUPCEBars`); other symbologies mark their
+    /// ends or count their characters.
     func isWhole(_ quad: Quad, in image: LumaImage) -> Bool {
         switch type {
         // Each digit pair is 18 modules with wide elements of 3, start 4 and stop 5 modules.
         case ZBAR_I25: LinearOutline.hasQuietZones(quad, modules: 9 * payload.count + 9, in: image)
         // Start guard 3, six digits of 7, end guard 6.
-        case ZBAR_UPCE: LinearOutline.hasQuietZones(quad, modules: 51, in: image)
+        case ZBAR_UPCE: LinearOutline.hasQuietZones(quad, modules: 51, in: image) && LinearOutline.hasUPCEBars(quad, in: image)
         default: true
         }
     }

@@ -1,5 +1,6 @@
 import ARCodeGen
 import ARCore
+import CZBar
 @testable import ARDetect
 import XCTest
 
@@ -54,5 +55,23 @@ final class UPCETests: XCTestCase {
         XCTAssertEqual(try read("upce", gap: 7), ["01234565"])
         XCTAssertEqual(try read("upce", gap: 4), [])
         XCTAssertEqual(try read("upce", gap: 1), [])
+    }
+
+    /// zbar reads a UPC-E shape out of a scratched UPC-A code, and the reading's outline, fitted to
+    /// the bars, spans that code: it holds more bars than a UPC-E code has.
+    func testAUPCEReadingOutlinedOverAUPCACodesBarsIsRefused() throws {
+        var scene = try DetectScene(width: 400, height: 160)
+        try scene.add(try upce("123456", check: 5), x: 200, y: 80, module: 2, barHeight: 60)
+        var upca = try DetectScene(width: 400, height: 160)
+        try upca.add(try CodeMatrix.ean13("0012345000065"), x: 200, y: 80, module: 2, barHeight: 60)
+        let symbol = ScannedSymbol(type: ZBAR_UPCE, name: "UPC-E", payload: Array("01234565".utf8), points: [],
+                                   orientation: ZBAR_ORIENT_UP, quality: 2)
+        func whole(_ scene: DetectScene) -> Bool {
+            scene.image.pixels.withUnsafeBytes {
+                symbol.isWhole(scene.truth[0], in: LumaImage(base: $0.baseAddress!, width: 400, height: 160, stride: 400))
+            }
+        }
+        XCTAssertTrue(whole(scene))
+        XCTAssertFalse(whole(upca))
     }
 }
