@@ -339,10 +339,7 @@ final class TrackTests: XCTestCase {
     /// much crisper than the code's look must look like it at 0.6: it is occluded after 2 frames
     /// (`tracked` to the end at 0.45).
     func testA1DCodesPlaceMuchCrisperThanItsLookMustLookClearlyLikeIt() throws {
-        var code = TestFrame(width: 320, height: 240, background: 235)
-        let quad = try CodeRenderer().render(CodeMatrix.code128("CRISP-128"),
-                                             placement: CodePlacement(center: Point(x: 160, y: 120), moduleSize: 1.5, barHeight: 60),
-                                             into: &code.image)
+        let (code, quad) = try Self.code128Frame("CRISP-128")
         // Bars 12 px wide every 30 px over the code.
         var wide = code
         let xs = quad.corners.map(\.x), ys = quad.corners.map(\.y)
@@ -355,21 +352,39 @@ final class TrackTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(place.similarity(to: look), Appearance.sameCodeSimilarity)
         XCTAssertLessThan(place.similarity(to: look), 0.6)
         XCTAssertGreaterThan(place.contrast, 1.6 * look.contrast)
-        let h = Harness("arbarcodetrack detect-mode=sync redecode-interval=1", caps: code.i420Caps)
-        var states: [TrackState] = []
-        for (i, f) in [code, code, wide, wide, wide, wide].enumerated() {
-            let regions = try XCTUnwrap(h.process(f.i420, ptsNanoseconds: UInt64(i) * frameNs)).regions.filter { $0.state != .located }
-            XCTAssertEqual(regions.map(\.text), ["CRISP-128"], "frame \(i)")
-            states += regions.map(\.state)
-        }
-        XCTAssertEqual(states, [.detected, .detected, .tracked, .occluded, .occluded, .occluded])
+        XCTAssertEqual(try trackedStates("CRISP-128", [code, code, wide, wide, wide, wide]).states,
+                       [.detected, .detected, .tracked, .occluded, .occluded, .occluded])
     }
 
-    func testA1DCodesPlaceMuchFlatterThanItsLookMustLookClearlyLikeIt() throws {
-        var code = TestFrame(width: 320, height: 240, background: 235)
-        let quad = try CodeRenderer().render(CodeMatrix.code128("FLAT-128"),
+    /// A Code 128 `text` (1.5 px modules, bars 60 px tall) in the middle of a 320 × 240 frame of
+    /// grey 235, and its outline.
+    private static func code128Frame(_ text: String) throws -> (TestFrame, Quad) {
+        var frame = TestFrame(width: 320, height: 240, background: 235)
+        let quad = try CodeRenderer().render(CodeMatrix.code128(text),
                                              placement: CodePlacement(center: Point(x: 160, y: 120), moduleSize: 1.5, barHeight: 60),
-                                             into: &code.image)
+                                             into: &frame.image)
+        return (frame, quad)
+    }
+
+    /// The states of the one code `text` tracked over `frames` (sync, re-decoded on every frame;
+    /// located regions left out), and its outline on the second frame.
+    private func trackedStates(_ text: String, _ frames: [TestFrame]) throws -> (states: [TrackState], second: Quad?) {
+        let h = Harness("arbarcodetrack detect-mode=sync redecode-interval=1", caps: frames[0].i420Caps)
+        var states: [TrackState] = [], second: Quad?
+        for (i, f) in frames.enumerated() {
+            let regions = try XCTUnwrap(h.process(f.i420, ptsNanoseconds: UInt64(i) * frameNs)).regions.filter { $0.state != .located }
+            XCTAssertEqual(regions.map(\.text), [text], "frame \(i)")
+            states += regions.map(\.state)
+            if i == 1 { second = regions.first?.quad }
+        }
+        return (states, second)
+    }
+
+    /// A 1D code gone, a faint print of most of it left in its place (the photo a card leaves
+    /// behind, here its own print): its look correlates with the code's at 0.45–0.6 with under
+    /// 1/1.6 of its contrast. It must look like it at 0.6 too: occluded after 2 frames.
+    func testA1DCodesPlaceMuchFlatterThanItsLookMustLookClearlyLikeIt() throws {
+        let (code, quad) = try Self.code128Frame("FLAT-128")
         // Left behind: a faint print of the code's left part, too little of it to read.
         var faint = code
         let xs = quad.corners.map(\.x), ys = quad.corners.map(\.y)
@@ -379,14 +394,7 @@ final class TrackTests: XCTestCase {
                 faint.image[x, y] = x < cut ? UInt8(235 - (235 - Int(code.image[x, y])) * 40 / 100) : 255
             }
         }
-        let h = Harness("arbarcodetrack detect-mode=sync redecode-interval=1", caps: code.i420Caps)
-        var states: [TrackState] = [], tracked: Quad?
-        for (i, f) in [code, code, faint, faint, faint, faint].enumerated() {
-            let regions = try XCTUnwrap(h.process(f.i420, ptsNanoseconds: UInt64(i) * frameNs)).regions.filter { $0.state != .located }
-            XCTAssertEqual(regions.map(\.text), ["FLAT-128"], "frame \(i)")
-            states += regions.map(\.state)
-            if i == 1 { tracked = regions.first?.quad }
-        }
+        let (states, tracked) = try trackedStates("FLAT-128", [code, code, faint, faint, faint, faint])
         XCTAssertEqual(states, [.detected, .detected, .tracked, .occluded, .occluded, .occluded])
         // The setup itself, where the code is tracked: a weak likeness at much less contrast.
         let at = try XCTUnwrap(tracked)
