@@ -379,8 +379,16 @@ public final class BarcodeDetector {
             // The best-scoring few (ties in region order): big unread texture is common, merged codes are not.
             for i in split.keys.sorted(by: { (regions[$0].score, -$0) > (regions[$1].score, -$1) }).prefix(Self.tallRegionsPerCall).sorted() {
                 let q = regions[i].quad
-                let across = (q.bottomLeft - q.topLeft) * 0.25, mid = q.topLeft + (q.topRight - q.topLeft) * 0.5
-                halves.append((g, i, split[i]!, [mid + across, mid + across * 3].compactMap { regions[i].window(across: 0.5, around: $0) }))
+                // Merged codes: cut until the pieces' strip lines are under `mergedRows` modules tall.
+                var pieces = 2
+                if split[i]! {
+                    let lineModules = q.topLeft.distance(to: q.bottomLeft) / (Double(RegionDecoder.stripRows) * regions[i].moduleSize)
+                    while pieces < 8, lineModules / Double(pieces) >= Self.mergedRows { pieces *= 2 }
+                }
+                let across = (q.bottomLeft - q.topLeft) * (1 / Double(2 * pieces)), mid = q.topLeft + (q.topRight - q.topLeft) * 0.5
+                halves.append((g, i, split[i]!, (0..<pieces).compactMap {
+                    regions[i].window(across: 1 / Double(pieces), around: mid + across * Double(2 * $0 + 1))
+                }))
             }
         }
         // At the region's own scale only: its module size was measured on the code's bars.

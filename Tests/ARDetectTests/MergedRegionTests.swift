@@ -78,6 +78,19 @@ final class MergedRegionTests: XCTestCase {
         XCTAssertTrue(found.contains { $0.text == "1587580402718" })
     }
 
+    /// The same frame with the clip's tracks (camera seed 31, frame 98): the tracked codes' cells
+    /// left out, the card lies in a region of merged codes twice as tall for its module (strip lines
+    /// of 12 modules), whose halves are still too tall (6 modules) to read it; its quarters read it.
+    func testARegionOfMergedCodesIsCutUntilItsLinesAreShortEnough() throws {
+        let merged = LocatedRegion(kind: .linear, quad: Quad(topLeft: Point(x: 6, y: 57), topRight: Point(x: 781, y: 6),
+                                                              bottomRight: Point(x: 810, y: 442), bottomLeft: Point(x: 34, y: 493)),
+                                   axisDegrees: -3.8, moduleSize: 2.21, score: 1, verified: false)
+        let lineModules = merged.quad.topLeft.distance(to: merged.quad.bottomLeft) / (Double(RegionDecoder.stripRows) * merged.moduleSize)
+        XCTAssertGreaterThanOrEqual(lineModules / 2, BarcodeDetector.mergedRows, "halves still too tall")
+        let found = try refined(merged, inFixture: "merged-1d-codes-tall.pgm", width: 820, height: 500)
+        XCTAssertTrue(found.contains { $0.text == "C128-31-8" }, "\(found.map(\.text))")
+    }
+
     /// What `decodeRefined` reads in `region` of the fixture `name` (`width` × `height`), one thread.
     private func refined(_ region: LocatedRegion, inFixture name: String, width: Int, height: Int) throws -> [Detection] {
         let pixels = try fixture(name, width: width, height: height)
