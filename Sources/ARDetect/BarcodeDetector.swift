@@ -360,7 +360,7 @@ public final class BarcodeDetector {
         // (its strip lines mostly crossed that texture): its halves across the bars, on their own.
         // So is a located region of codes merged side by side (`mergedRows`), unread or read over
         // under half of it, with the first pass only: each strip line averages its bars over so long
-        // that bars leaning a little against it blur away, which its halves' shorter lines do not.
+        // that bars leaning a little against it blur away, which its pieces' shorter lines do not.
         var halves: [(g: Int, i: Int, firstPassOnly: Bool, windows: [LocatedRegion])] = []
         for (g, regions) in groups.enumerated() {
             var split: [Int: Bool] = [:]  // region → whether its halves get the first pass only
@@ -497,10 +497,11 @@ public final class BarcodeDetector {
     static let tallRegionsPerCall = 2
     /// A 1D region whose strip lines (`RegionDecoder.stripRows` across it) are each this many of its
     /// modules tall or more is taken for codes merged side by side (a code's own bars, even tall
-    /// EAN-13 ones, make lines of about 4 modules): decoded half by half when unread or read over
-    /// under half of it. On camera seed 37 a Code 128 card's first frame lies in such a region with
-    /// an EAN-13 card (lines of 9 modules); its upper half reads it with the first pass. (Seed 31's,
-    /// in such a region too, is read there only with every pass, which cost 14 % of its frame rate.)
+    /// EAN-13 ones, make lines of about 4 modules): decoded in halves (quarters, eighths, until the
+    /// pieces' lines are shorter) when unread or read over under half of it. On camera seed 37 a
+    /// Code 128 card's first frame lies in such a region with an EAN-13 card (lines of 9 modules);
+    /// its upper half reads it with the first pass. On seed 31, with the clip's tracks, a card lies
+    /// in one with lines of 12 modules; a quarter reads it.
     static let mergedRows = 6.0
 
     /// Places where regions went unread on the last calls (`DetectorOptions.retryPassesEvery`).
