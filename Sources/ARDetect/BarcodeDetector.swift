@@ -263,7 +263,8 @@ public final class BarcodeDetector {
     /// around where it was read (a half, a quarter, then an eighth of its height); the first window that
     /// reads the same code on more lines replaces the reading, now confirmed on this frame. Before
     /// that, a tall 1D region no pass read (`tallRegion`) is decoded again half by half across the
-    /// bars. Readings whose outline is still a point or a line are dropped.
+    /// bars, and a region of merged codes (`mergedRows`) in pieces short enough. Readings whose
+    /// outline is still a point or a line are dropped.
     func decodeRefined(_ regions: [LocatedRegion], in luma: LumaImage) -> [[Detection]] {
         decodeRefined(groups: [regions], in: luma)[0]
     }
@@ -361,9 +362,9 @@ public final class BarcodeDetector {
         // So is a located region of codes merged side by side (`mergedRows`), unread or read over
         // under half of it, with the first pass only: each strip line averages its bars over so long
         // that bars leaning a little against it blur away, which its pieces' shorter lines do not.
-        var halves: [(g: Int, i: Int, firstPassOnly: Bool, windows: [LocatedRegion])] = []
+        var cuts: [(g: Int, i: Int, firstPassOnly: Bool, windows: [LocatedRegion])] = []
         for (g, regions) in groups.enumerated() {
-            var split: [Int: Bool] = [:]  // region → whether its halves get the first pass only
+            var split: [Int: Bool] = [:]  // region → whether its pieces get the first pass only
             for i in results[g].indices where regions[i].kind == .linear {
                 let r = regions[i], q = r.quad
                 let height = q.topLeft.distance(to: q.bottomLeft)
@@ -386,7 +387,7 @@ public final class BarcodeDetector {
                     while pieces < 8, lineModules / Double(pieces) >= Self.mergedRows { pieces *= 2 }
                 }
                 let across = (q.bottomLeft - q.topLeft) * (1 / Double(2 * pieces)), mid = q.topLeft + (q.topRight - q.topLeft) * 0.5
-                halves.append((g, i, split[i]!, (0..<pieces).compactMap {
+                cuts.append((g, i, split[i]!, (0..<pieces).compactMap {
                     regions[i].window(across: 1 / Double(pieces), around: mid + across * Double(2 * $0 + 1))
                 }))
             }
@@ -395,9 +396,9 @@ public final class BarcodeDetector {
         var atScale = options
         atScale.upscale = false
         atScale.downscale = false
-        let halfCodes = decode(halves.flatMap(\.windows), in: luma, options: atScale,
-                               firstPassOnly: halves.flatMap { h in h.windows.map { _ in h.firstPassOnly } })
-        for (h, codes) in zip(halves, Self.split(halfCodes, counts: halves.map(\.windows.count))) {
+        let cutCodes = decode(cuts.flatMap(\.windows), in: luma, options: atScale,
+                              firstPassOnly: cuts.flatMap { h in h.windows.map { _ in h.firstPassOnly } })
+        for (h, codes) in zip(cuts, Self.split(cutCodes, counts: cuts.map(\.windows.count))) {
             for c in codes { merge(c, into: &results[h.g][h.i]) }
         }
         // A reading on one group of lines: narrower windows around it.

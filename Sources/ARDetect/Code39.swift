@@ -6,6 +6,9 @@ public enum Code39 {
     /// Plain Code 39's characters, in check-character order.
     private static let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ-. $/+%".utf8)
 
+    /// The shift characters.
+    private static let shifts = Array("$%/+".utf8)
+
     /// What `%A` … `%Z` stand for.
     private static let percent: [UInt8] = [27, 28, 29, 30, 31,  // ESC … US
                                            59, 60, 61, 62, 63,  // ; < = > ?
@@ -23,7 +26,6 @@ public enum Code39 {
             body = payload.dropLast()
             check = [last]
         }
-        let shifts = Array("$%/+".utf8)
         guard body.contains(where: shifts.contains) else { return nil }
         var out: [UInt8] = []
         var i = body.startIndex
