@@ -65,7 +65,7 @@ public struct FrameStats: Sendable {
 
     /// The `p` quantile (0…1) of `values` (nearest rank).
     static func percentile(_ values: [Double], _ p: Double) -> Double {
-        let sorted = values.sorted()
-        return sorted[min(sorted.count - 1, max(0, Int((p * Double(sorted.count)).rounded(.up)) - 1))]
+        var values = values
+        return values.orderStatistic(min(values.count - 1, max(0, Int((p * Double(values.count)).rounded(.up)) - 1)))
     }
 }

@@ -89,10 +89,10 @@ extension LumaPlane {
     func rowEdgeRamp(_ profiles: [[Double]]? = nil) -> Double? {
         guard width >= 2, height >= RegionDecoder.rowsPerGroup else { return nil }
         let profiles = profiles ?? rowGroupMeans()
-        let values = profiles.joined().sorted()
-        let steps = profiles.flatMap { p in p.indices.dropFirst().map { abs(p[$0] - p[$0 - 1]) } }.sorted()
-        let range = values[values.count * 95 / 100] - values[values.count * 5 / 100]
-        let steepest = steps[steps.count * 99 / 100]
+        var values = Array(profiles.joined())
+        var steps = profiles.flatMap { p in p.indices.dropFirst().map { abs(p[$0] - p[$0 - 1]) } }
+        let range = values.orderStatistic(values.count * 95 / 100) - values.orderStatistic(values.count * 5 / 100)
+        let steepest = steps.orderStatistic(steps.count * 99 / 100)
         return steepest > 0 ? range / steepest : nil
     }
 
