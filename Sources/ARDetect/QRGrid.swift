@@ -213,6 +213,11 @@ struct FinderSquares {
     static let halves = [1.5, 2.5, 3.5]
     /// Rays cast from a pattern's centre.
     static let rays = 48
+    /// The rays' unit directions, evenly spread.
+    static let directions = (0..<rays).map { i -> Point in
+        let t = Double(i) * 2 * .pi / Double(rays)
+        return Point(x: cos(t), y: sin(t))
+    }
 
     var centre: Point
     /// The squares, innermost first, each clockwise on screen; nil where too few edges fit a side.
@@ -228,10 +233,7 @@ struct FinderSquares {
         let reach = 8 * module, step = max(0.25, module / 5)
         let count = Int(reach / step)
         let w = Double(luma.width), h = Double(luma.height)
-        let directions = (0..<rays).map { i -> Point in
-            let t = Double(i) * 2 * .pi / Double(rays)
-            return Point(x: cos(t), y: sin(t))
-        }
+        let directions = Self.directions
         // Each ray's samples, and the pattern's threshold: midway between its dark and light shades.
         var profiles: [[Double]] = []
         var histogram = [Int](repeating: 0, count: 256)
@@ -323,9 +325,12 @@ struct FinderSquares {
         // Again, each point on its nearest side (perspective turns sides away from `u` and `v`).
         sides = [[Point]](repeating: [], count: 4)
         for p in points {
-            let distances = lines.map { abs(dot(p, $0.normal) - $0.offset) }
-            let i = distances.indices.min { distances[$0] < distances[$1] }!
-            if distances[i] <= tolerance { sides[i].append(p) }
+            var nearest = 0, distance = Double.infinity
+            for (i, line) in lines.enumerated() {
+                let d = abs(dot(p, line.normal) - line.offset)
+                if d < distance { (nearest, distance) = (i, d) }
+            }
+            if distance <= tolerance { sides[nearest].append(p) }
         }
         lines = sides.compactMap { Line.fit($0, tolerance: tolerance) }
         guard lines.count == 4, let tl = lines[0].intersection(lines[3]), let tr = lines[0].intersection(lines[1]),

@@ -89,8 +89,14 @@ extension LumaPlane {
     func rowEdgeRamp(_ profiles: [[Double]]? = nil) -> Double? {
         guard width >= 2, height >= RegionDecoder.rowsPerGroup else { return nil }
         let profiles = profiles ?? rowGroupMeans()
-        var values = Array(profiles.joined())
-        var steps = profiles.flatMap { p in p.indices.dropFirst().map { abs(p[$0] - p[$0 - 1]) } }
+        var values: [Double] = [], steps: [Double] = []
+        let total = profiles.reduce(0) { $0 + $1.count }
+        values.reserveCapacity(total)
+        steps.reserveCapacity(total)
+        for p in profiles {
+            values += p
+            for i in p.indices.dropFirst() { steps.append(abs(p[i] - p[i - 1])) }
+        }
         let range = values.orderStatistic(values.count * 95 / 100) - values.orderStatistic(values.count * 5 / 100)
         let steepest = steps.orderStatistic(steps.count * 99 / 100)
         return steepest > 0 ? range / steepest : nil
