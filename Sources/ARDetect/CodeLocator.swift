@@ -497,6 +497,10 @@ public struct CodeLocator: Sendable {
     /// The QR codes a blob's finder patterns outline, and the blob itself when patterns are left
     /// over or none is seen; patterns inside `skipping` (tracked codes) are left out.
     private func matrix(_ group: [Int], cells: [Cell], cols: Int, luma: LumaImage, skipping: [Quad]) -> [LocatedRegion] {
+        /// Whether `outline` wholly holds `code`, at most half its area.
+        func holds(_ outline: Quad, _ code: Quad) -> Bool {
+            code.corners.allSatisfy(outline.contains) && abs(code.signedArea) <= abs(outline.signedArea) / 2
+        }
         var minC = Int.max, maxC = Int.min, minR = Int.max, maxR = Int.min, score = 0.0
         var c4 = 0.0, s4 = 0.0
         for i in group {
@@ -525,12 +529,18 @@ public struct CodeLocator: Sendable {
         if codes.indices.contains(where: { i in codes.indices.contains { j in j != i && codes[i].quad.contains(codes[j].quad.center) } }) {
             codes = []
         }
+        // Nor does a code hold a tracked one: a triangle of patterns around a tracked code, its timing
+        // patterns not seen, is patterns of different codes (e.g. untracked ones, half hidden). Its
+        // patterns count as accounted for: the blob is not decoded for them.
+        let isAround = { (c: FinderPattern.QRCodeOutline) in !c.timing && c.grid == nil && skipping.contains { holds(c.quad, $0) } }
+        let around = codes.filter(isAround)
+        codes.removeAll(where: isAround)
         let qr = codes.map { LocatedRegion(kind: .matrix, quad: $0.quad, axisDegrees: degrees, moduleSize: $0.moduleSize,
                                            score: score, verified: $0.timing, outlinedByFinderPatterns: true,
                                            grid: $0.grid, finders: $0.finders) }
         // Every finder pattern accounted for (a code's own, or a stray one among its modules): the
         // blob is those codes and their surroundings.
-        let unaccounted = finders.filter { f in !codes.contains { $0.quad.contains(f.centre) } }
+        let unaccounted = finders.filter { f in !(codes + around).contains { $0.quad.contains(f.centre) } }
         guard !unaccounted.isEmpty || finders.isEmpty else { return qr }
         let module: Double
         if finders.isEmpty {

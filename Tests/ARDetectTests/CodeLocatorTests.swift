@@ -215,6 +215,33 @@ final class CodeLocatorTests: XCTestCase {
         XCTAssertFalse(regions(skipping: [qr]).contains { $0.outlinedByFinderPatterns }, "\(regions(skipping: [qr]))")
     }
 
+    /// Three finder patterns of other codes (alone on texture, no timing patterns between them)
+    /// make a right isosceles triangle around a tracked QR code. They outline no code: a code holds
+    /// no tracked one. Without the tracked code the triangle overlaps the code's own outline, and is
+    /// no region either.
+    func testFinderPatternsOfOtherCodesAroundATrackedCodeOutlineNoCode() throws {
+        var scene = try DetectScene(width: 600, height: 600)
+        for y in 40..<560 { for x in 40..<560 { scene.image[x, y] = ((x / 3) * 7 + (y / 3) * 13) % 5 < 2 ? 40 : 210 } }
+        // Each pattern 7 modules of 4 px, in a light margin of one module.
+        for (cx, cy) in [(120, 120), (480, 120), (120, 480)] {
+            for y in -18..<18 {
+                for x in -18..<18 {
+                    let ring = max(abs(x < 0 ? x + 1 : x), abs(y < 0 ? y + 1 : y)) / 4
+                    scene.image[cx + x, cy + y] = ring == 1 || ring == 3 || ring == 4 ? 220 : 30
+                }
+            }
+        }
+        try scene.add(CodeMatrix.qr(text: "TRACKED AMONG PATTERNS"), x: 300, y: 300, module: 3)
+        let qr = scene.truth[0]
+        func around(skipping: [KnownCode]) -> [LocatedRegion] {
+            scene.image.pixels.withUnsafeBytes {
+                CodeLocator().regions(in: LumaImage(base: $0.baseAddress!, width: 600, height: 600, stride: 600), skipping: skipping)
+            }.filter { r in r.kind == .matrix && qr.corners.allSatisfy(r.quad.contains) }
+        }
+        XCTAssertEqual(around(skipping: [KnownCode(quad: qr, kind: .matrix)]).count, 0, "\(around(skipping: [KnownCode(quad: qr, kind: .matrix)]))")
+        XCTAssertFalse(around(skipping: []).contains { $0.outlinedByFinderPatterns && abs($0.quad.signedArea) > 4 * abs(qr.signedArea) })
+    }
+
     /// A QR code inside a ring of texture (apart from it) is searched by two blobs, its own and the
     /// ring's, whose box reaches over it: both outline it by its finder patterns, and it is one region.
     func testAQRCodeTwoBlobsReachOverIsOneRegion() throws {
