@@ -49,6 +49,11 @@ public struct TrackHistory: Sendable {
         frames.last { $0.index == index }?.tracks.first { $0.id == id }?.state
     }
 
+    /// Track `id`'s quad on frame `index`; nil when it was not live then or the frame is no longer kept.
+    public func quad(of id: UInt64, at index: UInt64) -> Quad? {
+        frames.last { $0.index == index }?.tracks.first { $0.id == id }?.quad
+    }
+
     /// The index of the latest recorded frame.
     public var latestFrame: UInt64? { frames.last?.index }
 }

@@ -19,6 +19,10 @@ public struct Appearance: Sendable, Equatable {
     public private(set) var normalised: [Float]
     /// Standard deviation of the quad's own samples, grey levels: the patch's contrast.
     public private(set) var contrast: Float
+    /// Shade changes along the quad's middle line (left side's midpoint to the right side's, a
+    /// sample per level-0 pixel): about a 1D code's bars and spaces, which the grid is too coarse
+    /// to see; a few for big bars or print, none for a blank.
+    public private(set) var crossings: Int
 
     /// The look of `quad` (level-0 pixels, clockwise from the code's own top-left) in `pyramid`;
     /// nil when fewer than half of the quad's samples lie inside the frame.
@@ -46,6 +50,25 @@ public struct Appearance: Sendable, Equatable {
         guard let (vector, deviation, count) = Self.window(samples, inside, dx: 0, dy: 0), count * 2 >= n * n else { return nil }
         normalised = vector
         contrast = deviation
+        crossings = Self.crossings(pyramid.levels[0], from: (quad.corners[0] + quad.corners[3]) * 0.5,
+                                   to: (quad.corners[1] + quad.corners[2]) * 0.5)
+    }
+
+    /// Shade changes along the line from `a` to `b` (pixels of `plane`): crossings of the line's mean
+    /// grey by more than a quarter of its standard deviation either way.
+    private static func crossings(_ plane: LumaPlane, from a: Point, to b: Point) -> Int {
+        let steps = Int(a.distance(to: b).rounded(.up))
+        guard steps >= 2 else { return 0 }
+        let line = (0...steps).compactMap { k in sample(plane, a.x + (b.x - a.x) * Double(k) / Double(steps), a.y + (b.y - a.y) * Double(k) / Double(steps)) }
+        guard line.count >= 2 else { return 0 }
+        let mean = line.reduce(0, +) / Float(line.count)
+        let band = 0.25 * (line.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Float(line.count)).squareRoot()
+        var count = 0, dark: Bool?
+        for v in line {
+            if v < mean - band, dark != true { if dark != nil { count += 1 }; dark = true }
+            if v > mean + band, dark != false { if dark != nil { count += 1 }; dark = false }
+        }
+        return count
     }
 
     /// The quad's window shifted by (`dx`, `dy`) samples, zero mean and unit length (samples outside

@@ -405,6 +405,24 @@ final class TrackTests: XCTestCase {
         XCTAssertLessThan(1.6 * place.contrast, look.contrast)
     }
 
+    /// A code read once more in a ghost strong enough to give its look (70 % of its contrast, over
+    /// the print behind it), the print then left alone: at the look's coarse scale the print looks
+    /// like that ghost, but along the code's middle line it changes shade a fraction as often as
+    /// the bars do. The code standing still, blur does not explain it: occluded, not drawn on the
+    /// print until expiry.
+    func testA1DCodesPlaceThatLostItsBarsWhileStillIsOccluded() throws {
+        var print = TestFrame(width: 320, height: 240)
+        for y in 0..<240 { for x in 0..<320 { print.image[x, y] = (y / 12) % 2 == 0 ? 170 : 250 } }
+        var crisp = print
+        _ = try CodeRenderer().render(CodeMatrix.code128("GHOST-128"),
+                                      placement: CodePlacement(center: Point(x: 160, y: 120), moduleSize: 2, barHeight: 60),
+                                      into: &crisp.image)
+        let ghost = Self.ghost(of: crisp, over: print, contrast: 0.65)
+        let h = Harness("arbarcodetrack detect-mode=sync redecode-interval=1", caps: crisp.i420Caps)
+        XCTAssertEqual(try states(of: "GHOST-128", h, [crisp, crisp, ghost, print, print, print, print]),
+                       [.detected, .detected, .detected, .tracked, .occluded, .occluded, .occluded])
+    }
+
     /// Async: the worker's reading of the ghost, made on the frame the code's place first stopped
     /// looking like it and collected on a later one, keeps the crisp look too.
     func testAnAsyncReadingOfACodesGhostKeepsItsCrispLook() throws {
