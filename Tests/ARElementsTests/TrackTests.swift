@@ -251,17 +251,19 @@ final class TrackTests: XCTestCase {
         return states
     }
 
-    /// A Code 128 code over print of stripes across its bars (12 px, 90 and 250: more contrast than
-    /// its ghost's bars), the print alone, and the code's ghost at 35 % of its contrast (still read
-    /// on every scan line; its look unlike the code's, the print's like it).
-    private static func codeOverStripes() throws -> (crisp: TestFrame, print: TestFrame, ghost: TestFrame) {
+    /// A Code 128 code over print of stripes across its bars (12 px, `dark` and 250; by default more
+    /// contrast than its ghost's bars), the print alone, and the code's ghost at `ghostContrast` of
+    /// its contrast (by default 35 %: still read on every scan line; its look unlike the code's, the
+    /// print's like it).
+    private static func codeOverStripes(dark: UInt8 = 90, ghostContrast: Double = 0.35) throws
+        -> (crisp: TestFrame, print: TestFrame, ghost: TestFrame) {
         var print = TestFrame(width: 320, height: 240)
-        for y in 0..<240 { for x in 0..<320 { print.image[x, y] = (y / 12) % 2 == 0 ? 90 : 250 } }
+        for y in 0..<240 { for x in 0..<320 { print.image[x, y] = (y / 12) % 2 == 0 ? dark : 250 } }
         var crisp = print
         _ = try CodeRenderer().render(CodeMatrix.code128("GHOST-128"),
                                       placement: CodePlacement(center: Point(x: 160, y: 120), moduleSize: 2, barHeight: 60),
                                       into: &crisp.image)
-        return (crisp, print, ghost(of: crisp, over: print, contrast: 0.35))
+        return (crisp, print, ghost(of: crisp, over: print, contrast: ghostContrast))
     }
 
     /// A code read once more in its ghost over strong print (H.264's next frame after its card is
@@ -405,19 +407,13 @@ final class TrackTests: XCTestCase {
         XCTAssertLessThan(1.6 * place.contrast, look.contrast)
     }
 
-    /// A code read once more in a ghost strong enough to give its look (70 % of its contrast, over
-    /// the print behind it), the print then left alone: at the look's coarse scale the print looks
+    /// A code read once more in a ghost strong enough to give its look (65 % of its contrast, over
+    /// light stripes behind it), the print then left alone: at the look's coarse scale the print looks
     /// like that ghost, but along the code's middle line it changes shade a fraction as often as
     /// the bars do. The code standing still, blur does not explain it: occluded, not drawn on the
     /// print until expiry.
     func testA1DCodesPlaceThatLostItsBarsWhileStillIsOccluded() throws {
-        var print = TestFrame(width: 320, height: 240)
-        for y in 0..<240 { for x in 0..<320 { print.image[x, y] = (y / 12) % 2 == 0 ? 170 : 250 } }
-        var crisp = print
-        _ = try CodeRenderer().render(CodeMatrix.code128("GHOST-128"),
-                                      placement: CodePlacement(center: Point(x: 160, y: 120), moduleSize: 2, barHeight: 60),
-                                      into: &crisp.image)
-        let ghost = Self.ghost(of: crisp, over: print, contrast: 0.65)
+        let (crisp, print, ghost) = try Self.codeOverStripes(dark: 170, ghostContrast: 0.65)
         let h = Harness("arbarcodetrack detect-mode=sync redecode-interval=1", caps: crisp.i420Caps)
         XCTAssertEqual(try states(of: "GHOST-128", h, [crisp, crisp, ghost, print, print, print, print]),
                        [.detected, .detected, .detected, .tracked, .occluded, .occluded, .occluded])
