@@ -540,7 +540,8 @@ public struct CodeLocator: Sendable {
                                            grid: $0.grid, finders: $0.finders) }
         // Every finder pattern accounted for (a code's own, or a stray one among its modules): the
         // blob is those codes and their surroundings.
-        let unaccounted = finders.filter { f in !(codes + around).contains { $0.quad.contains(f.centre) } }
+        let accounting = codes + around
+        let unaccounted = finders.filter { f in !accounting.contains { $0.quad.contains(f.centre) } }
         guard !unaccounted.isEmpty || finders.isEmpty else { return qr }
         let module: Double
         if finders.isEmpty {

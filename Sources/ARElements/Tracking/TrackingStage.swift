@@ -60,6 +60,7 @@ final class TrackingStage {
     /// look taken from H.264's ghost of it). Without the motion bound, fast seed 3's blurred
     /// cards were hidden on 3.5 % more code-frames.
     static let barsGoneRatio = 3
+    /// Fewest shade changes in a look for `barsGoneRatio` to apply.
     static let minLookCrossings = 12
     /// A 1D code's place with more than this many times the contrast of its look shows that code
     /// only at `seenAgainSimilarity`: on the look's grid a 1D code's fine bars average to grey, another
@@ -232,6 +233,13 @@ final class TrackingStage {
         return detections.filter { d in !covered.contains { t in d.payload != t.payload && t.quad.contains(d.quad.center) && !covers(d, t) } }
     }
 
+    /// Whether track `t` moved less than twice `spacing` (px) since the frame before (false when
+    /// it was not live then): too little for motion blur to smear out shade changes that far apart.
+    private func stoodStill(_ t: Track, spacing: Double) -> Bool {
+        guard frameIndex > 0, let before = history.quad(of: t.id, at: frameIndex - 1) else { return false }
+        return before.center.distance(to: t.quad.center) < 2 * spacing
+    }
+
     /// Marks occluded the tracks whose place has not looked like their code for `occlusionFrames`
     /// frames in a row (or lies mostly outside the frame), and seen again those whose place has
     /// looked like it for as many frames in a row (one frame's likeness may be chance: a plain
@@ -239,7 +247,8 @@ final class TrackingStage {
     /// lies on another code in view (a live track of another payload, not occluded) stays
     /// occluded whatever its place looks like: two codes cannot overlap, and another code's bars
     /// can look like a strip of its own (new camera seed 41: a Code 128 strip read at the frame's
-    /// edge, covered by an EAN-13, drawn over it for 13 frames).
+    /// edge, covered by an EAN-13, drawn over it for 13 frames). A 1D code's place that lost most
+    /// of its bars while the code stood still does not look like it (`barsGoneRatio`).
     private func checkOcclusion(_ pyramid: LumaPyramid) {
         var occluded = tracker.occludedIDs
         let live = tracker.liveTracks, hidden = occluded
@@ -254,11 +263,9 @@ final class TrackingStage {
                 $0.contrast > Self.crisperLook * look.contrast || Self.crisperLook * $0.contrast < look.contrast
             } ?? false
             // A 1D code's place that lost most of its bars while the code stood still (`barsGoneRatio`).
-            let spacing = t.quad.topLeft.distance(to: t.quad.topRight) / Double(max(1, look.crossings))
-            let step = frameIndex > 0 ? history.quad(of: t.id, at: frameIndex - 1).map { $0.center.distance(to: t.quad.center) } : nil
             let barsGone = !Detection.isSelfChecking(symbology: t.symbology) && look.crossings >= Self.minLookCrossings
                 && patch.map { $0.crossings * Self.barsGoneRatio < look.crossings } ?? false
-                && (step ?? .infinity) < 2 * spacing
+                && stoodStill(t, spacing: t.quad.topLeft.distance(to: t.quad.topRight) / Double(look.crossings))
             let threshold = occluded.contains(t.id) || unlikeContrast ? Self.seenAgainSimilarity : Appearance.sameCodeSimilarity
             if !covered, !barsGone, patch?.matches(look, minSimilarity: threshold) ?? false {
                 unlike[t.id] = 0
