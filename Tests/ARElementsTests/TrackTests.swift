@@ -254,14 +254,15 @@ final class TrackTests: XCTestCase {
     /// A Code 128 code over print of stripes across its bars (12 px, `dark` and 250; by default more
     /// contrast than its ghost's bars), the print alone, and the code's ghost at `ghostContrast` of
     /// its contrast (by default 35 %: still read on every scan line; its look unlike the code's, the
-    /// print's like it).
-    private static func codeOverStripes(dark: UInt8 = 90, ghostContrast: Double = 0.35) throws
+    /// print's like it). `down`: everything moved that many px down (along the bars); `band`: the
+    /// stripes' width, px.
+    private static func codeOverStripes(dark: UInt8 = 90, ghostContrast: Double = 0.35, down: Int = 0, band: Int = 12) throws
         -> (crisp: TestFrame, print: TestFrame, ghost: TestFrame) {
         var print = TestFrame(width: 320, height: 240)
-        for y in 0..<240 { for x in 0..<320 { print.image[x, y] = (y / 12) % 2 == 0 ? dark : 250 } }
+        for y in 0..<240 { for x in 0..<320 { print.image[x, y] = ((y + 2 * band - down % (2 * band)) / band) % 2 == 0 ? dark : 250 } }
         var crisp = print
         _ = try CodeRenderer().render(CodeMatrix.code128("GHOST-128"),
-                                      placement: CodePlacement(center: Point(x: 160, y: 120), moduleSize: 2, barHeight: 60),
+                                      placement: CodePlacement(center: Point(x: 160, y: 120 + Double(down)), moduleSize: 2, barHeight: 60),
                                       into: &crisp.image)
         return (crisp, print, ghost(of: crisp, over: print, contrast: ghostContrast))
     }
@@ -416,6 +417,16 @@ final class TrackTests: XCTestCase {
         let (crisp, print, ghost) = try Self.codeOverStripes(dark: 170, ghostContrast: 0.65)
         let h = Harness("arbarcodetrack detect-mode=sync redecode-interval=1", caps: crisp.i420Caps)
         XCTAssertEqual(try states(of: "GHOST-128", h, [crisp, crisp, ghost, print, print, print, print]),
+                       [.detected, .detected, .detected, .tracked, .occluded, .occluded, .occluded])
+    }
+
+    /// As above with the scene moving down, along the bars, 8 px a frame: more than twice the bars'
+    /// spacing, but motion along the bars does not blur them away, so their loss still counts.
+    func testA1DCodesPlaceThatLostItsBarsWhileMovingAlongThemIsOccluded() throws {
+        let frames = try (0..<7).map { try Self.codeOverStripes(dark: 170, ghostContrast: 0.65, down: 16 * $0, band: 24) }
+        let h = Harness("arbarcodetrack detect-mode=sync redecode-interval=1", caps: frames[0].crisp.i420Caps)
+        XCTAssertEqual(try states(of: "GHOST-128", h, [frames[0].crisp, frames[1].crisp, frames[2].ghost]
+                                    + frames[3...].map(\.print)),
                        [.detected, .detected, .detected, .tracked, .occluded, .occluded, .occluded])
     }
 

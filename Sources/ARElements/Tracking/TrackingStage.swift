@@ -53,12 +53,14 @@ final class TrackingStage {
     static let seenAgainSimilarity = 0.6
     /// A 1D code's place is not its code when it changes shade along the code's middle line under
     /// 1/`barsGoneRatio` as often as its look (`Appearance.crossings`, a look with at least
-    /// `minLookCrossings`), while the track moved less than twice the spacing of those changes
-    /// since the frame before (motion blur cannot have smeared them out). Big bars or print left
-    /// where a card was can match a look at the grid's coarse scale (live camera seed 53, in 1 of
-    /// 4–6 runs: a Code 128 drawn 19 frames after its card left, over a photo's blurred bars; the
-    /// look taken from H.264's ghost of it). Without the motion bound, fast seed 3's blurred
-    /// cards were hidden on 3.5 % more code-frames.
+    /// `minLookCrossings`), while the track moved across its bars less than twice the spacing of
+    /// those changes since the frame before (motion blur cannot have smeared them out; motion
+    /// along the bars does not). Big bars or print left where a card was can match a look at the
+    /// grid's coarse scale (live camera seed 53, in 1 of 4–6 runs: a Code 128 drawn 19 frames
+    /// after its card left, over a photo's blurred bars; the look taken from H.264's ghost of it).
+    /// Without the motion bound, fast seed 3's blurred cards were hidden on 3.5 % more
+    /// code-frames; with the whole motion for bound (not its part across the bars), a card that
+    /// left fast seed 3 moving along its bars was drawn 19 frames after (sync, re-decoded every frame).
     static let barsGoneRatio = 3
     /// Fewest shade changes in a look for `barsGoneRatio` to apply.
     static let minLookCrossings = 12
@@ -233,11 +235,15 @@ final class TrackingStage {
         return detections.filter { d in !covered.contains { t in d.payload != t.payload && t.quad.contains(d.quad.center) && !covers(d, t) } }
     }
 
-    /// Whether track `t` moved less than twice `spacing` (px) since the frame before (false when
-    /// it was not live then): too little for motion blur to smear out shade changes that far apart.
+    /// Whether track `t` moved less than twice `spacing` (px) across its bars (along its reading
+    /// axis, top-left to top-right) since the frame before (false when it was not live then): too
+    /// little for motion blur to smear out shade changes that far apart. Motion along the bars
+    /// blurs them into themselves and keeps them.
     private func stoodStill(_ t: Track, spacing: Double) -> Bool {
         guard frameIndex > 0, let before = history.quad(of: t.id, at: frameIndex - 1) else { return false }
-        return before.center.distance(to: t.quad.center) < 2 * spacing
+        let axis = t.quad.topRight - t.quad.topLeft, length = t.quad.topLeft.distance(to: t.quad.topRight)
+        guard length > 0 else { return false }
+        return abs(dot(t.quad.center - before.center, axis)) / length < 2 * spacing
     }
 
     /// Marks occluded the tracks whose place has not looked like their code for `occlusionFrames`
@@ -248,7 +254,7 @@ final class TrackingStage {
     /// occluded whatever its place looks like: two codes cannot overlap, and another code's bars
     /// can look like a strip of its own (new camera seed 41: a Code 128 strip read at the frame's
     /// edge, covered by an EAN-13, drawn over it for 13 frames). A 1D code's place that lost most
-    /// of its bars while the code stood still does not look like it (`barsGoneRatio`).
+    /// of its bars while the code stood still across them does not look like it (`barsGoneRatio`).
     private func checkOcclusion(_ pyramid: LumaPyramid) {
         var occluded = tracker.occludedIDs
         let live = tracker.liveTracks, hidden = occluded
@@ -262,7 +268,7 @@ final class TrackingStage {
             let unlikeContrast = !Detection.isSelfChecking(symbology: t.symbology) && patch.map {
                 $0.contrast > Self.crisperLook * look.contrast || Self.crisperLook * $0.contrast < look.contrast
             } ?? false
-            // A 1D code's place that lost most of its bars while the code stood still (`barsGoneRatio`).
+            // A 1D code's place that lost most of its bars while the code stood still across them (`barsGoneRatio`).
             let barsGone = !Detection.isSelfChecking(symbology: t.symbology) && look.crossings >= Self.minLookCrossings
                 && patch.map { $0.crossings * Self.barsGoneRatio < look.crossings } ?? false
                 && stoodStill(t, spacing: t.quad.topLeft.distance(to: t.quad.topRight) / Double(look.crossings))
