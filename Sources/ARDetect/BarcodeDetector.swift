@@ -96,8 +96,22 @@ public final class BarcodeDetector {
     /// `halvings`: `luma` halved once, twice, … when the caller has them (`CodeLocator.regions`).
     /// A code of `skipping` whose kind is given leaves alone only regions and readings of its kind
     /// (a 1D label stuck over a tracked QR code is read), and no located region is reported on it.
+    /// The codes found (not those `expected`) have their EAN-13 and UPC-A readings checked by
+    /// `EANCheck` (a misread dropped or corrected).
     public func scan(_ luma: LumaImage, skipping: [KnownCode], expecting regions: [Quad], kinds: [LocatedRegion.Kind],
                      halvings: [LumaPlane] = []) -> (result: DetectorResult, expected: [Detection]) {
+        var (result, expected) = scanUnchecked(luma, skipping: skipping, expecting: regions, kinds: kinds, halvings: halvings)
+        result.codes = checked(result.codes, in: luma)
+        return (result, expected)
+    }
+
+    /// `codes` with their EAN-13 and UPC-A readings checked (`EANCheck.checked`).
+    private func checked(_ codes: [Detection], in luma: LumaImage) -> [Detection] {
+        codes.compactMap { EANCheck.checked($0, in: luma) }
+    }
+
+    private func scanUnchecked(_ luma: LumaImage, skipping: [KnownCode], expecting regions: [Quad], kinds: [LocatedRegion.Kind],
+                               halvings: [LumaPlane] = []) -> (result: DetectorResult, expected: [Detection]) {
         if luma.width < Self.minimumThickness || luma.height < Self.minimumThickness {
             return (scanStretched(luma, skipping: skipping), detect(luma, in: regions, kinds: kinds))
         }
@@ -528,6 +542,8 @@ public final class BarcodeDetector {
     /// The tracked codes expected at `regions` (frame pixels, each with the kind of code tracked
     /// there), decoded as located regions are (`CodeLocator.region(around:kind:in:)`, then the
     /// region passes, on the pool); corners in `luma`'s pixels.
+    /// Not checked by `EANCheck`: a track keeps the payload it started with, and a re-decode that
+    /// reads another code confirms nothing.
     public func detect(_ luma: LumaImage, in regions: [Quad], kinds: [LocatedRegion.Kind]) -> [Detection] {
         var found: [Detection] = []
         for codes in decodeRefined(measured(regions, kinds: kinds, in: luma), in: luma) { merge(codes, into: &found) }
@@ -600,7 +616,7 @@ public final class BarcodeDetector {
             let degrees = options.rotate ? region.rotationDegrees : 0
             merge(scan(luma, region: grown, degrees: degrees, skipPlain: false), into: &found)
         }
-        return found
+        return checked(found, in: luma)
     }
 
     // MARK: - Region passes

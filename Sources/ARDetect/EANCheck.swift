@@ -1,0 +1,156 @@
+import ARCore
+
+/// EAN-13 and UPC-A codes read a second way, to catch zbar's misreads: from the widths of the
+/// bars and spaces on scan lines across the code, with the print's ink spread (bars wider than
+/// spaces by the same amount everywhere) measured on the guard patterns and taken out, each digit
+/// then the pattern nearest its four widths. zbar tells some digits apart (1 from 7, 2 from 8)
+/// by their bars' widths, so ink spread and blur at about 2 px a module change them alike on every
+/// line: held-out photos of one UPC-A code (thick bars, 1.7–2 px a module) were read on many
+/// lines as another valid EAN-13 by zbar, and by zxing-cpp too, where this reading finds the
+/// printed digits. Pure logic, no zbar.
+public enum EANCheck {
+    /// Modules across an EAN-13 symbol, guards included.
+    static let modules = 95
+    /// Bars and spaces of an EAN-13 symbol: 3 + 6 × 4 + 5 + 6 × 4 + 3.
+    static let elements = 59
+    /// Scan lines across a code's outline.
+    static let lines = 15
+    /// Quiet zone before and after the guards, at least, in modules (the standard asks 11 and 7;
+    /// photos crop it).
+    static let quietModules = 5.0
+
+    /// Each digit's L pattern (odd parity, left half) as module widths: space, bar, space, bar.
+    /// An R pattern (right half) has the same widths starting with a bar; a G pattern (even
+    /// parity, left half) has them reversed, starting with a space.
+    static let lWidths: [[Double]] = [[3, 2, 1, 1], [2, 2, 2, 1], [2, 1, 2, 2], [1, 4, 1, 1], [1, 1, 3, 2],
+                                      [1, 2, 3, 1], [1, 1, 1, 4], [1, 3, 1, 2], [1, 2, 1, 3], [3, 1, 1, 2]]
+    /// The left half's parities (true: G) for each first digit.
+    static let parities: [[Bool]] = ["LLLLLL", "LLGLGG", "LLGGLG", "LLGGGL", "LGLLGG",
+                                     "LGGLLG", "LGGGLL", "LGLGLG", "LGLGGL", "LGGLGL"].map { $0.map { $0 == "G" } }
+
+    /// The 13 digits (GTIN-13: UPC-A with a leading 0) of every EAN-13 symbol found on a line of
+    /// grey `samples` (equally spaced), read from the line's start, with quiet zones, a valid
+    /// parity pattern and check digit.
+    public static func read(_ samples: [Double]) -> [String] {
+        guard samples.count >= modules else { return [] }
+        var order = samples
+        let lo = order.orderStatistic(samples.count / 20), hi = order.orderStatistic(samples.count - 1 - samples.count / 20)
+        guard hi - lo >= 20 else { return [] }
+        let threshold = (lo + hi) / 2
+        // Edges where the line crosses the threshold (linear between samples), and whether dark follows.
+        var edges: [Double] = [], darkAfter: [Bool] = []
+        for i in 1..<samples.count {
+            let a = samples[i - 1] - threshold, b = samples[i] - threshold
+            if (a < 0) != (b < 0) {
+                edges.append(Double(i - 1) + a / (a - b))
+                darkAfter.append(b < 0)
+            }
+        }
+        guard edges.count > elements else { return [] }
+        var found: [String] = []
+        for s in 0..<(edges.count - elements) where darkAfter[s] {
+            if let code = symbol(edges: edges, at: s, lineLength: Double(samples.count - 1)) { found.append(code) }
+        }
+        return found
+    }
+
+    /// The symbol whose first bar starts at `edges[s]`, if the 59 elements from there make one.
+    private static func symbol(edges: [Double], at s: Int, lineLength: Double) -> String? {
+        let width = { (k: Int) in edges[s + k + 1] - edges[s + k] }
+        let module = (edges[s + elements] - edges[s]) / Double(modules)
+        let guards = [0, 1, 2, 56, 57, 58].map(width).reduce(0, +) / 6
+        guard abs(guards / module - 1) <= 0.4 else { return nil }
+        let before = s > 0 ? edges[s] - edges[s - 1] : edges[s]
+        let after = s + elements + 1 < edges.count ? edges[s + elements + 1] - edges[s + elements] : lineLength - edges[s + elements]
+        guard before >= quietModules * module, after >= quietModules * module else { return nil }
+        // Ink spread: the guards' bars and spaces are a module each.
+        let bars = [0, 2, 28, 30, 56, 58].map(width).reduce(0, +) / 6
+        let spaces = [1, 27, 29, 31, 57].map(width).reduce(0, +) / 5
+        let spread = (bars - spaces) / 2
+        var digits: [Int] = [], even: [Bool] = []
+        for k in 0..<12 {
+            let first = 3 + 4 * k + (k >= 6 ? 5 : 0)
+            let right = k >= 6
+            // Left digits start with a space, right ones with a bar.
+            var e = (0..<4).map { j in width(first + j) + ((j % 2 == 0) == right ? -spread : spread) }
+            let unit = e.reduce(0, +) / 7
+            guard unit > 0 else { return nil }
+            e = e.map { $0 / unit }
+            var best = (error: Double.infinity, digit: 0, even: false)
+            for d in 0..<10 {
+                for g in right ? [false] : [false, true] {
+                    let t = g ? Array(lWidths[d].reversed()) : lWidths[d]
+                    let error = zip(e, t).map { ($0 - $1) * ($0 - $1) }.reduce(0, +)
+                    if error < best.error { best = (error, d, g) }
+                }
+            }
+            digits.append(best.digit)
+            even.append(best.even)
+        }
+        guard let first = parities.firstIndex(of: Array(even[..<6])) else { return nil }
+        let all = [first] + digits
+        let sum = all[..<12].enumerated().map { $0.offset % 2 == 1 ? 3 * $0.element : $0.element }.reduce(0, +)
+        guard (10 - sum % 10) % 10 == all[12] else { return nil }
+        return all.map(String.init).joined()
+    }
+
+    /// How many of `lines` scan lines across `quad` (frame pixels, read from its top-left to its
+    /// top-right, reached 15 % of its length past each end for the quiet zones) read each code
+    /// (`read`, both ways round): samples about a quarter of a module apart.
+    public static func readings(in luma: LumaImage, quad: Quad) -> [String: Int] {
+        let length = quad.topLeft.distance(to: quad.topRight)
+        guard length >= 20 else { return [:] }
+        let step = min(2, max(0.25, length / Double(modules) / 4))
+        var counts: [String: Int] = [:]
+        for i in 0..<lines {
+            let f = (Double(i) + 0.5) / Double(lines)
+            let a = quad.topLeft + (quad.bottomLeft - quad.topLeft) * f, b = quad.topRight + (quad.bottomRight - quad.topRight) * f
+            let span = a.distance(to: b)
+            guard span > 0 else { continue }
+            let u = (b - a) * (1 / span)
+            let start = a - u * (0.15 * span), count = Int(1.3 * span / step)
+            let samples = (0..<count).map { k in
+                let p = start + u * (Double(k) * step)
+                return luma.sample(p.x, p.y)
+            }
+            for code in Set(read(samples) + read(samples.reversed())) { counts[code, default: 0] += 1 }
+        }
+        return counts
+    }
+
+    /// `d` as this reading of its lines has it: itself unless another code is read on two or more
+    /// lines and on more lines than `d`'s; then that code in `d`'s symbology when `d`'s own code
+    /// is read on no line and the other fits the symbology (a UPC-A's leading 0, an ISBN-13's
+    /// 978 or 979), else nil. Codes of other symbologies are returned as they are.
+    public static func checked(_ d: Detection, in luma: LumaImage) -> Detection? {
+        guard let own = gtin(d) else { return d }
+        let counts = readings(in: luma, quad: d.quad)
+        guard let (other, lines) = counts.filter({ $0.key != own }).max(by: { ($0.value, $1.key) < ($1.value, $0.key) }),
+              lines >= 2, lines > counts[own, default: 0] else { return d }
+        guard counts[own] == nil, let payload = payload(other, symbology: d.symbology) else { return nil }
+        var read = d
+        read.payload = Array(payload.utf8)
+        return read
+    }
+
+    /// `d`'s code as 13 digits, for the symbologies this check reads; else nil.
+    static func gtin(_ d: Detection) -> String? {
+        guard d.payload.allSatisfy({ (48...57).contains($0) }) else { return nil }
+        let text = String(decoding: d.payload, as: UTF8.self)
+        switch d.symbology {
+        case "EAN-13", "ISBN-13": return text.count == 13 ? text : nil
+        case "UPC-A": return text.count == 12 ? "0" + text : nil
+        default: return nil
+        }
+    }
+
+    /// `code` (13 digits) as `symbology` reports it; nil when it cannot be one.
+    static func payload(_ code: String, symbology: String) -> String? {
+        switch symbology {
+        case "EAN-13": return code
+        case "UPC-A": return code.hasPrefix("0") ? String(code.dropFirst()) : nil
+        case "ISBN-13": return code.hasPrefix("978") || code.hasPrefix("979") ? code : nil
+        default: return nil
+        }
+    }
+}
