@@ -155,6 +155,7 @@ public final class ArBarcodeTrack: VideoFilterElement {
         let s = settings.snapshot
         state = State(decoder: try TrackDecoder(symbologies: s.symbologies, options: s.detector),
                       stage: TrackingStage(configuration: s.tracking.configuration))
+        CodeDetectorStage.warmUp(symbologies: s.symbologies, options: s.detector)
         stats.reset()
     }
 
