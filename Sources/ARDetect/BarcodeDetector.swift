@@ -96,8 +96,8 @@ public final class BarcodeDetector {
     /// `halvings`: `luma` halved once, twice, … when the caller has them (`CodeLocator.regions`).
     /// A code of `skipping` whose kind is given leaves alone only regions and readings of its kind
     /// (a 1D label stuck over a tracked QR code is read), and no located region is reported on it.
-    /// The codes found (not those `expected`) have their EAN-13 and UPC-A readings checked by
-    /// `EANCheck` (a misread dropped or corrected).
+    /// The codes found (not those `expected`) are checked (`checked`: EAN-13 and UPC-A misreads
+    /// dropped or corrected, Code 128's FNC4 read).
     public func scan(_ luma: LumaImage, skipping: [KnownCode], expecting regions: [Quad], kinds: [LocatedRegion.Kind],
                      halvings: [LumaPlane] = []) -> (result: DetectorResult, expected: [Detection]) {
         var (result, expected) = scanUnchecked(luma, skipping: skipping, expecting: regions, kinds: kinds, halvings: halvings)
@@ -105,9 +105,10 @@ public final class BarcodeDetector {
         return (result, expected)
     }
 
-    /// `codes` with their EAN-13 and UPC-A readings checked (`EANCheck.checked`).
+    /// `codes` with their EAN-13 and UPC-A readings checked (`EANCheck`), and their Code 128
+    /// readings for FNC4 (`Code128Check`).
     private func checked(_ codes: [Detection], in luma: LumaImage) -> [Detection] {
-        codes.compactMap { EANCheck.checked($0, in: luma) }
+        codes.compactMap { EANCheck.checked($0, in: luma).flatMap { Code128Check.checked($0, in: luma) } }
     }
 
     private func scanUnchecked(_ luma: LumaImage, skipping: [KnownCode], expecting regions: [Quad], kinds: [LocatedRegion.Kind],
@@ -542,7 +543,7 @@ public final class BarcodeDetector {
     /// The tracked codes expected at `regions` (frame pixels, each with the kind of code tracked
     /// there), decoded as located regions are (`CodeLocator.region(around:kind:in:)`, then the
     /// region passes, on the pool); corners in `luma`'s pixels.
-    /// Not checked by `EANCheck`: a track keeps the payload it started with, and a re-decode that
+    /// Not checked (`checked`): a track keeps the payload it started with, and a re-decode that
     /// reads another code confirms nothing.
     public func detect(_ luma: LumaImage, in regions: [Quad], kinds: [LocatedRegion.Kind]) -> [Detection] {
         var found: [Detection] = []

@@ -32,37 +32,17 @@ public enum EANCheck {
     /// grey `samples` (equally spaced), read from the line's start, with quiet zones, a valid
     /// parity pattern and check digit.
     public static func read(_ samples: [Double]) -> [String] {
-        guard samples.count >= modules else { return [] }
-        var order = samples
-        let lo = order.orderStatistic(samples.count / 20), hi = order.orderStatistic(samples.count - 1 - samples.count / 20)
-        guard hi - lo >= 20 else { return [] }
-        let threshold = (lo + hi) / 2
-        // Edges where the line crosses the threshold (linear between samples), and whether dark follows.
-        var edges: [Double] = [], darkAfter: [Bool] = []
-        for i in 1..<samples.count {
-            let a = samples[i - 1] - threshold, b = samples[i] - threshold
-            if (a < 0) != (b < 0) {
-                edges.append(Double(i - 1) + a / (a - b))
-                darkAfter.append(b < 0)
-            }
-        }
-        guard edges.count > elements else { return [] }
-        var found: [String] = []
-        for s in 0..<(edges.count - elements) where darkAfter[s] {
-            if let code = symbol(edges: edges, at: s, lineLength: Double(samples.count - 1)) { found.append(code) }
-        }
-        return found
+        guard let line = ScanLine(samples, minimumSamples: modules), line.edges.count > elements else { return [] }
+        return (0..<(line.edges.count - elements)).compactMap { line.darkAfter[$0] ? symbol(line, at: $0) : nil }
     }
 
-    /// The symbol whose first bar starts at `edges[s]`, if the 59 elements from there make one.
-    private static func symbol(edges: [Double], at s: Int, lineLength: Double) -> String? {
-        let width = { (k: Int) in edges[s + k + 1] - edges[s + k] }
-        let module = (edges[s + elements] - edges[s]) / Double(modules)
+    /// The symbol whose first bar starts at edge `s` of `line`, if the 59 elements from there make one.
+    private static func symbol(_ line: ScanLine, at s: Int) -> String? {
+        let width = { (k: Int) in line.width(s + k) }
+        let module = (line.edges[s + elements] - line.edges[s]) / Double(modules)
         let guards = [0, 1, 2, 56, 57, 58].map(width).reduce(0, +) / 6
-        guard abs(guards / module - 1) <= 0.4 else { return nil }
-        let before = s > 0 ? edges[s] - edges[s - 1] : edges[s]
-        let after = s + elements + 1 < edges.count ? edges[s + elements + 1] - edges[s + elements] : lineLength - edges[s + elements]
-        guard before >= quietModules * module, after >= quietModules * module else { return nil }
+        guard abs(guards / module - 1) <= 0.4,
+              line.before(s) >= quietModules * module, line.after(s + elements) >= quietModules * module else { return nil }
         // Ink spread: the guards' bars and spaces are a module each.
         let bars = [0, 2, 28, 30, 56, 58].map(width).reduce(0, +) / 6
         let spaces = [1, 27, 29, 31, 57].map(width).reduce(0, +) / 5
@@ -100,19 +80,9 @@ public enum EANCheck {
     public static func readings(in luma: LumaImage, quad: Quad) -> [String: Int] {
         let length = quad.topLeft.distance(to: quad.topRight)
         guard length >= 20 else { return [:] }
-        let step = min(2, max(0.25, length / Double(modules) / 4))
         var counts: [String: Int] = [:]
-        for i in 0..<lines {
-            let f = (Double(i) + 0.5) / Double(lines)
-            let a = quad.topLeft + (quad.bottomLeft - quad.topLeft) * f, b = quad.topRight + (quad.bottomRight - quad.topRight) * f
-            let span = a.distance(to: b)
-            guard span > 0 else { continue }
-            let u = (b - a) * (1 / span)
-            let start = a - u * (0.15 * span), count = Int(1.3 * span / step)
-            let samples = (0..<count).map { k in
-                let p = start + u * (Double(k) * step)
-                return luma.sample(p.x, p.y)
-            }
+        for samples in ScanLine.samples(across: quad, in: luma, lines: lines, reach: 0.15,
+                                        step: min(2, max(0.25, length / Double(modules) / 4))) {
             for code in Set(read(samples) + read(samples.reversed())) { counts[code, default: 0] += 1 }
         }
         return counts

@@ -1,0 +1,60 @@
+import ARCore
+
+/// A line of grey samples across a 1D code cut into bars and spaces, for the checks that read a
+/// code by its elements' widths (`EANCheck`, `Code128Check`): its edges are where it crosses the
+/// grey halfway between its dark and its light (the 5th and 95th percentiles), placed between
+/// samples by linear interpolation.
+struct ScanLine {
+    /// Edge positions, in samples from the line's start.
+    let edges: [Double]
+    /// Whether dark follows each edge.
+    let darkAfter: [Bool]
+    /// The line's length, in samples.
+    let length: Double
+
+    /// Nil for a line of under `minimumSamples`, or with less than `minimumContrast` grey levels
+    /// between its dark and its light.
+    init?(_ samples: [Double], minimumSamples: Int, minimumContrast: Double = 20) {
+        guard samples.count >= minimumSamples else { return nil }
+        var order = samples
+        let lo = order.orderStatistic(samples.count / 20), hi = order.orderStatistic(samples.count - 1 - samples.count / 20)
+        guard hi - lo >= minimumContrast else { return nil }
+        let threshold = (lo + hi) / 2
+        var edges: [Double] = [], darkAfter: [Bool] = []
+        for i in 1..<samples.count {
+            let a = samples[i - 1] - threshold, b = samples[i] - threshold
+            if (a < 0) != (b < 0) {
+                edges.append(Double(i - 1) + a / (a - b))
+                darkAfter.append(b < 0)
+            }
+        }
+        (self.edges, self.darkAfter, length) = (edges, darkAfter, Double(samples.count - 1))
+    }
+
+    /// The width of element `k`: from edge `k` to edge `k + 1`.
+    func width(_ k: Int) -> Double { edges[k + 1] - edges[k] }
+
+    /// The light before edge `k` (to the line's start for the first edge).
+    func before(_ k: Int) -> Double { k > 0 ? edges[k] - edges[k - 1] : edges[k] }
+
+    /// The light after edge `k` (to the line's end for the last edge).
+    func after(_ k: Int) -> Double { k + 1 < edges.count ? edges[k + 1] - edges[k] : length - edges[k] }
+
+    /// Grey samples along `lines` lines across `quad` (frame pixels) from its left side to its
+    /// right (top-left to top-right), spread evenly from its top to its bottom, each reaching
+    /// `reach` of its length past both ends (for the quiet zones); samples `step` px apart.
+    static func samples(across quad: Quad, in luma: LumaImage, lines: Int, reach: Double, step: Double) -> [[Double]] {
+        (0..<lines).compactMap { i in
+            let f = (Double(i) + 0.5) / Double(lines)
+            let a = quad.topLeft + (quad.bottomLeft - quad.topLeft) * f, b = quad.topRight + (quad.bottomRight - quad.topRight) * f
+            let span = a.distance(to: b)
+            guard span > 0 else { return nil }
+            let u = (b - a) * (1 / span)
+            let start = a - u * (reach * span)
+            return (0..<Int((1 + 2 * reach) * span / step)).map { k in
+                let p = start + u * (Double(k) * step)
+                return luma.sample(p.x, p.y)
+            }
+        }
+    }
+}
