@@ -19,14 +19,16 @@ public enum EANCheck {
     /// photos crop it).
     static let quietModules = 5.0
 
-    /// Each digit's L pattern (odd parity, left half) as module widths: space, bar, space, bar.
-    /// An R pattern (right half) has the same widths starting with a bar; a G pattern (even
-    /// parity, left half) has them reversed, starting with a space.
-    static let lWidths: [[Double]] = [[3, 2, 1, 1], [2, 2, 2, 1], [2, 1, 2, 2], [1, 4, 1, 1], [1, 1, 3, 2],
-                                      [1, 2, 3, 1], [1, 1, 1, 4], [1, 3, 1, 2], [1, 2, 1, 3], [3, 1, 1, 2]]
+    /// The left half's digit patterns (`EANPatterns`: each digit's L, then its G) as module widths
+    /// (space, bar, space, bar), each with its digit and whether it is G (even parity).
+    static let left: [(digit: Int, even: Bool, widths: [Double])] = (0..<10).flatMap { d in
+        [(d, false, EANPatterns.widths(EANPatterns.l[d]).map(Double.init)), (d, true, EANPatterns.widths(EANPatterns.g[d]).map(Double.init))]
+    }
+    /// The right half's (R: bar, space, bar, space).
+    static let right: [(digit: Int, even: Bool, widths: [Double])] =
+        (0..<10).map { ($0, false, EANPatterns.widths(EANPatterns.r[$0]).map(Double.init)) }
     /// The left half's parities (true: G) for each first digit.
-    static let parities: [[Bool]] = ["LLLLLL", "LLGLGG", "LLGGLG", "LLGGGL", "LGLLGG",
-                                     "LGGLLG", "LGGGLL", "LGLGLG", "LGLGGL", "LGGLGL"].map { $0.map { $0 == "G" } }
+    static let parities: [[Bool]] = EANPatterns.parity.map { $0.map { $0 == "G" } }
 
     /// The 13 digits (GTIN-13: UPC-A with a leading 0) of every EAN-13 symbol found on a line of
     /// grey `samples` (equally spaced), read from the line's start, with quiet zones, a valid
@@ -57,20 +59,16 @@ public enum EANCheck {
             guard unit > 0 else { return nil }
             e = e.map { $0 / unit }
             var best = (error: Double.infinity, digit: 0, even: false)
-            for d in 0..<10 {
-                for g in right ? [false] : [false, true] {
-                    let t = g ? Array(lWidths[d].reversed()) : lWidths[d]
-                    let error = zip(e, t).map { ($0 - $1) * ($0 - $1) }.reduce(0, +)
-                    if error < best.error { best = (error, d, g) }
-                }
+            for t in right ? Self.right : Self.left {
+                let error = zip(e, t.widths).map { ($0 - $1) * ($0 - $1) }.reduce(0, +)
+                if error < best.error { best = (error, t.digit, t.even) }
             }
             digits.append(best.digit)
             even.append(best.even)
         }
         guard let first = parities.firstIndex(of: Array(even[..<6])) else { return nil }
         let all = [first] + digits
-        let sum = all[..<12].enumerated().map { $0.offset % 2 == 1 ? 3 * $0.element : $0.element }.reduce(0, +)
-        guard (10 - sum % 10) % 10 == all[12] else { return nil }
+        guard EANPatterns.checkDigit(all) == all[12] else { return nil }
         return all.map(String.init).joined()
     }
 
