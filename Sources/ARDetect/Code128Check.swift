@@ -25,8 +25,9 @@ public enum Code128Check {
 
     /// The values of the symbol whose start's first bar begins at edge `s` of `line`.
     private static func symbols(_ line: ScanLine, at s: Int) -> [Int]? {
-        guard let (start, startModule) = value(line, at: s), (103...105).contains(start),
-              line.before(s) >= quietModules * startModule else { return nil }
+        // The quiet zone first: it rules out most edges at once.
+        guard line.before(s) >= quietModules * (line.edges[s + 6] - line.edges[s]) / 11,
+              let (start, _) = value(line, at: s, among: Code128Patterns.startA...Code128Patterns.startC) else { return nil }
         var values = [start], k = s + 6
         while k + 7 < line.edges.count {
             // The stop: 7 elements over 13 modules, its last a 2-module bar.
@@ -38,22 +39,22 @@ public enum Code128Check {
                 let sum = values.enumerated().map { max(1, $0.offset) * $0.element }.reduce(0, +)
                 return sum % 103 == check ? values + [check] : nil
             }
-            guard let (v, _) = value(line, at: k), v < 103 else { return nil }
+            guard let (v, _) = value(line, at: k, among: 0...102) else { return nil }
             values.append(v)
             k += 6
         }
         return nil
     }
 
-    /// The value (0...105) whose pattern is nearest the six elements from edge `k`, and the
+    /// The value of `values` whose pattern is nearest the six elements from edge `k`, and the
     /// module width they give; nil when none is within `maxError`.
-    private static func value(_ line: ScanLine, at k: Int) -> (Int, Double)? {
+    private static func value(_ line: ScanLine, at k: Int, among values: ClosedRange<Int>) -> (Int, Double)? {
         guard k + 6 < line.edges.count else { return nil }
         let widths = (0..<6).map { line.width(k + $0) }, unit = widths.reduce(0, +) / 11
         guard unit > 0 else { return nil }
         let e = widths.map { $0 / unit }
         var best = (error: Double.infinity, value: 0)
-        for v in 0..<Code128Patterns.stop {
+        for v in values {
             let error = error(e, Code128Patterns.widths[v])
             if error < best.error { best = (error, v) }
         }
@@ -102,8 +103,12 @@ public enum Code128Check {
         guard d.symbology == "CODE-128" else { return d }
         let length = d.quad.topLeft.distance(to: d.quad.topRight)
         guard length >= 20 else { return d }
+        // Modules across the code at most: each of zbar's characters two symbols (FNC4 and itself),
+        // start, checksum and stop; samples half the narrowest module that gives apart.
+        let modules = Double(11 * (2 * d.payload.count + 3) + 2)
         var counts: [[Int]: Int] = [:]
-        for samples in ScanLine.samples(across: d.quad, in: luma, lines: lines, reach: 0.15, step: 0.5) {
+        for samples in ScanLine.samples(across: d.quad, in: luma, lines: lines, reach: 0.15,
+                                        step: min(2, max(0.25, length / modules / 2))) {
             for values in Set(read(samples) + read(samples.reversed())) { counts[values, default: 0] += 1 }
         }
         let withFNC4 = counts.filter { $0.value >= 2 && bytes($0.key).fnc4 }
