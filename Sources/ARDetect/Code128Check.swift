@@ -13,12 +13,15 @@ public enum Code128Check {
     static let quietModules = 5.0
     /// Largest sum of squared differences, in modules, between a symbol's widths and its pattern.
     static let maxError = 1.5
+    /// The shortest symbol: start, one character and checksum (6 elements, 11 modules each) and
+    /// the stop (7 elements, 13 modules).
+    static let fewestElements = 25, fewestModules = 46
 
     /// The symbol values (start to checksum) of every Code 128 symbol found on a line of grey
     /// `samples` (equally spaced), read from the line's start, its checksum valid.
     static func read(_ samples: [Double]) -> [[Int]] {
-        guard let line = ScanLine(samples, minimumSamples: 35), line.edges.count > 25 else { return [] }
-        return (0..<(line.edges.count - 25)).compactMap { s in
+        guard let line = ScanLine(samples, minimumSamples: fewestModules), line.edges.count > fewestElements else { return [] }
+        return (0..<(line.edges.count - fewestElements)).compactMap { s in
             line.darkAfter[s] ? symbols(line, at: s) : nil
         }
     }
@@ -27,7 +30,7 @@ public enum Code128Check {
     private static func symbols(_ line: ScanLine, at s: Int) -> [Int]? {
         // The quiet zone first: it rules out most edges at once.
         guard line.before(s) >= quietModules * (line.edges[s + 6] - line.edges[s]) / 11,
-              let (start, _) = value(line, at: s, among: Code128Patterns.startA...Code128Patterns.startC) else { return nil }
+              let start = value(line, at: s, among: Code128Patterns.startA...Code128Patterns.startC) else { return nil }
         var values = [start], k = s + 6
         while k + 7 < line.edges.count {
             // The stop: 7 elements over 13 modules, its last a 2-module bar.
@@ -39,16 +42,16 @@ public enum Code128Check {
                 let sum = values.enumerated().map { max(1, $0.offset) * $0.element }.reduce(0, +)
                 return sum % 103 == check ? values + [check] : nil
             }
-            guard let (v, _) = value(line, at: k, among: 0...102) else { return nil }
+            guard let v = value(line, at: k, among: 0...102) else { return nil }
             values.append(v)
             k += 6
         }
         return nil
     }
 
-    /// The value of `values` whose pattern is nearest the six elements from edge `k`, and the
-    /// module width they give; nil when none is within `maxError`.
-    private static func value(_ line: ScanLine, at k: Int, among values: ClosedRange<Int>) -> (Int, Double)? {
+    /// The value of `values` whose pattern is nearest the six elements from edge `k` (over their
+    /// 11 modules); nil when none is within `maxError`.
+    private static func value(_ line: ScanLine, at k: Int, among values: ClosedRange<Int>) -> Int? {
         guard k + 6 < line.edges.count else { return nil }
         let widths = (0..<6).map { line.width(k + $0) }, unit = widths.reduce(0, +) / 11
         guard unit > 0 else { return nil }
@@ -58,7 +61,7 @@ public enum Code128Check {
             let error = error(e, Code128Patterns.widths[v])
             if error < best.error { best = (error, v) }
         }
-        return best.error <= maxError ? (best.value, unit) : nil
+        return best.error <= maxError ? best.value : nil
     }
 
     private static func error(_ e: [Double], _ pattern: [Int]) -> Double {
