@@ -43,15 +43,10 @@ public struct TrackHistory: Sendable {
         return moved
     }
 
-    /// The state track `id` was reported in on frame `index`; nil when it was not live then or the
-    /// frame is no longer kept.
-    public func state(of id: UInt64, at index: UInt64) -> TrackState? {
-        frames.last { $0.index == index }?.tracks.first { $0.id == id }?.state
-    }
-
-    /// Track `id`'s quad on frame `index`; nil when it was not live then or the frame is no longer kept.
-    public func quad(of id: UInt64, at index: UInt64) -> Quad? {
-        frames.last { $0.index == index }?.tracks.first { $0.id == id }?.quad
+    /// Track `id` as it was reported on frame `index` (its state, its quad); nil when it was not
+    /// live then or the frame is no longer kept.
+    public func track(_ id: UInt64, at index: UInt64) -> Track? {
+        frames.last { $0.index == index }?.tracks.first { $0.id == id }
     }
 
     /// The index of the latest recorded frame.

@@ -240,7 +240,7 @@ final class TrackingStage {
     /// little for motion blur to smear out shade changes that far apart. Motion along the bars
     /// blurs them into themselves and keeps them.
     private func stoodStill(_ t: Track, spacing: Double) -> Bool {
-        guard frameIndex > 0, let before = history.quad(of: t.id, at: frameIndex - 1) else { return false }
+        guard frameIndex > 0, let before = history.track(t.id, at: frameIndex - 1)?.quad else { return false }
         let axis = t.quad.topRight - t.quad.topLeft, length = t.quad.topLeft.distance(to: t.quad.topRight)
         guard length > 0 else { return false }
         return abs(dot(t.quad.center - before.center, axis)) / length < 2 * spacing
@@ -313,7 +313,7 @@ final class TrackingStage {
             // The code's look where it was read: on this frame it may be covered already.
             let look = detectOcclusion ? pyramid.flatMap { Appearance($0, quad: d.quad) } : nil
             if let hidden {
-                let readSinceHidden = history.state(of: hidden.id, at: index) == .occluded
+                let readSinceHidden = history.track(hidden.id, at: index)?.state == .occluded
                     && index + UInt64(Self.occlusionFrames) >= frameIndex
                 let looksThere = look.flatMap { l in current.flatMap { Appearance($0, quad: moved.quad) }.map { $0.matches(l) } } ?? false
                 guard readSinceHidden || looksThere else { return nil }
