@@ -3,13 +3,15 @@ import Foundation
 import Glibc
 #endif
 
-/// The text a payload stands for, as zbar's text mode would give it, while `Detection.payload`
-/// keeps the exact bytes: UTF-8 when the bytes are valid UTF-8; for QR codes, Shift JIS when they
-/// are valid Shift JIS (Japanese QR codes without an ECI); otherwise ISO 8859-1 (the QR default).
+/// The text a payload stands for, while `Detection.payload` keeps the exact bytes: UTF-8 when the
+/// bytes are valid UTF-8; for QR codes, Shift JIS when they are valid Shift JIS (Japanese QR codes
+/// without an ECI); otherwise ISO 8859-1 (the QR default). Shift JIS is read as Windows and
+/// zxing-cpp read it (CP932), bytes below 0x80 as ASCII: strict Shift JIS (zbar's text mode) reads
+/// `\` as `¥` and `~` as `‾`, so a URL's `~user` or a MEBKM's escaped `\:` came out changed.
 public enum PayloadText {
     public static func text(_ payload: [UInt8], symbology: String) -> String {
         if let s = String(validatingUTF8Bytes: payload) { return s }
-        if symbology == "QR-Code", let s = convert(payload, from: "SHIFT_JIS") { return s }
+        if symbology == "QR-Code", let s = convert(payload, from: "CP932") { return s }
         return String(payload.map { Character(Unicode.Scalar($0)) })
     }
 

@@ -327,6 +327,10 @@ final class TrackerTests: XCTestCase {
         // "日本" in Shift JIS: a QR code's text; another symbology's is ISO 8859-1.
         XCTAssertEqual(Detection(symbology: "QR-Code", payload: [0x93, 0xFA, 0x96, 0x7B], quad: quad).text, "日本")
         XCTAssertEqual(Detection(symbology: "CODE-128", payload: [0x93, 0xFA], quad: quad).text, "\u{93}\u{FA}")
+        // Shift JIS text with a backslash and a tilde: ASCII, as zxing-cpp reads them (not ¥ and ‾);
+        // a trail byte 0x5C stays part of its character ("表" is 0x95 0x5C).
+        let url = Array("http\\://a/~b ".utf8) + [0x83, 0x82, 0x95, 0x5C]
+        XCTAssertEqual(Detection(symbology: "QR-Code", payload: url, quad: quad).text, "http\\://a/~b モ表")
     }
 
     func testPartialOutlineConfirmsTheTrackWithoutShrinkingIt() {
