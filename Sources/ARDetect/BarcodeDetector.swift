@@ -58,6 +58,17 @@ public final class BarcodeDetector {
 
     deinit { pool.stop() }
 
+    /// Forgets every frame seen (the miss ledger, fused strips, quiet places, when the whole frame
+    /// was last scanned): the next call scans as a new detector's first would. For a flush, a seek
+    /// or a new frame size, and after a warm-up scan.
+    public func reset() {
+        framesSinceWholeFrame = Self.wholeFrameInterval
+        quiet = []
+        calls = 0
+        fusion = StripFusion()
+        misses = MissLedger()
+    }
+
     private func makePool() {
         let n = min(64, options.threads > 0 ? options.threads : ProcessInfo.processInfo.activeProcessorCount)
         pool.stop()

@@ -110,10 +110,10 @@ final class MergedRegionTests: XCTestCase {
         return Array(file.dropFirst(header.count))
     }
 
-    func testABlobWrappedAroundATrackedCodeIsDecodedOnItsTurnForTheCodesBesideIt() throws {
-        // A frame of a camera-like clip (H.264, motion blur): a blurred QR code half under a tracked
-        // Code 128 card. The localizer does not outline it by its finder patterns: only a blob of
-        // texture around both holds it.
+    /// A frame of a camera-like clip (H.264, motion blur): a blurred QR code half under a tracked
+    /// Code 128 card. The localizer does not outline it by its finder patterns: only a blob of
+    /// texture around both holds it. Returns a scan of it (the codes' text) and the QR code's text.
+    private func blobAroundTrackedCode() throws -> (scan: (BarcodeDetector) -> [String], qr: String) {
         let pixels = try fixture("blob-around-tracked-code.pgm", width: 700, height: 720)
         let tracked = Quad(topLeft: Point(x: 203, y: 139), topRight: Point(x: 492, y: 190),
                            bottomRight: Point(x: 493, y: 300), bottomLeft: Point(x: 164, y: 241))
@@ -122,7 +122,11 @@ final class MergedRegionTests: XCTestCase {
                 detector.scan(LumaImage(base: $0.baseAddress!, width: 700, height: 720, stride: 700), skipping: [tracked]).codes.map(\.text)
             }
         }
-        let qr = "http://google.com/gwt/n?u=bluenile.com"
+        return (scan, "http://google.com/gwt/n?u=bluenile.com")
+    }
+
+    func testABlobWrappedAroundATrackedCodeIsDecodedOnItsTurnForTheCodesBesideIt() throws {
+        let (scan, qr) = try blobAroundTrackedCode()
         var video = DetectorOptions(locate: .regions, threads: 1)
         video.retryPassesEvery = 3
         let detector = try BarcodeDetector(options: video)
@@ -132,6 +136,17 @@ final class MergedRegionTests: XCTestCase {
         // Stills: on every call.
         let still = try BarcodeDetector(options: DetectorOptions(locate: .regions, threads: 1))
         XCTAssertEqual(scan(still), [qr])
+    }
+
+    /// `reset` (a flush, a warm-up) forgets the calls made: the blob's turns start again as a new detector's.
+    func testAResetDetectorScansAsANewOne() throws {
+        let (scan, qr) = try blobAroundTrackedCode()
+        var video = DetectorOptions(locate: .regions, threads: 1)
+        video.retryPassesEvery = 3
+        let detector = try BarcodeDetector(options: video)
+        XCTAssertEqual((1...3).map { _ in scan(detector) }, [[], [], []])
+        detector.reset()
+        XCTAssertEqual((1...12).map { _ in scan(detector) }, (1...12).map { $0 % 6 == 0 ? [qr] : [] })
     }
 
     func testABlobAroundATrackedCodeCountsNoMissAndTakesItsTurnByTheTrackedCode() throws {

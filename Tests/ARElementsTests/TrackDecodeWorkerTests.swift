@@ -46,4 +46,21 @@ final class TrackDecodeWorkerTests: XCTestCase {
         XCTAssertNil(worker.takeResult())
         worker.stop()
     }
+
+    /// A flush also makes the worker's decoder forget the frames before: after it, its scans go as
+    /// a new detector's (the blob's turns on calls 6 and 12, `BlobAroundTrackedCode`).
+    func testAfterAFlushTheWorkersScansGoAsANewDetectorsDo() throws {
+        let fixture = try BlobAroundTrackedCode()
+        let worker = TrackDecodeWorker(decoder: try TrackDecoder(symbologies: nil, options: fixture.options), executor: executor)
+        let scan = { (frame: UInt64) -> [String] in
+            XCTAssertTrue(worker.submit(TrackDecodeWorker.Job(plane: fixture.plane, frame: frame, kind: .full, skipping: [fixture.tracked],
+                                                              options: fixture.options)))
+            XCTAssertTrue(self.executor.runNext())
+            return self.texts(try XCTUnwrap(worker.takeResult()))
+        }
+        for frame in 1...3 { XCTAssertEqual(try scan(UInt64(frame)), []) }
+        worker.cancel()
+        XCTAssertEqual(try (1...12).map { try scan(UInt64(3 + $0)) }, fixture.newDetectorsReads())
+        worker.stop()
+    }
 }

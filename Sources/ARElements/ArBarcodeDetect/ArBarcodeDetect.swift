@@ -100,12 +100,12 @@ public final class ArBarcodeDetect: VideoFilterElement {
     public func start() throws {
         let s = settings.snapshot
         state = State(detector: try CodeDetectorStage(symbologies: s.symbologies, options: s.options))
-        CodeDetectorStage.warmUp(symbologies: s.symbologies, options: s.options)
         stats.reset()
     }
 
     public func setInfo(_ info: VideoInfo) throws {
         if let d = info.frameDurationNanoseconds { stats.frameDurationNanoseconds = d }
+        state?.detector.warmUp(width: info.width, height: info.height)
     }
 
     public func stop() {
@@ -113,7 +113,10 @@ public final class ArBarcodeDetect: VideoFilterElement {
     }
 
     public func sinkEvent(_ event: UnsafeMutablePointer<GstEvent>) -> Bool {
-        if event.isFlushStop { stats.reset() }
+        if event.isFlushStop {
+            state?.detector.reset()
+            stats.reset()
+        }
         if event.typeName == "segment" {
             var parsed: UnsafePointer<GstSegment>?
             gst_event_parse_segment(event, &parsed)
@@ -243,15 +246,25 @@ final class CodeDetectorStage {
         detector.detect(luma, in: regions, kinds: kinds)
     }
 
-    /// Scans `warmUpFrame` with a detector of these settings made for it and dropped: a
-    /// pipeline's first scan took about 3 ms more than the next ones (its first locate of a 1080p
-    /// frame 6.8 ms, the same frame's next 3.9 ms), enough for frame 0's job to outlive the 16 ms
-    /// async wait (live camera seeds 37, 43 and 17, 6 runs each: frame 0's codes missed in 14 of
-    /// 18 runs, in 11 of 18 with this done at start; seed 37's in 3 of 6, then in none). Elements
-    /// call it when they start, off the streaming thread; it takes 3–4 ms.
-    static func warmUp(symbologies: String?, options: DetectorOptions) {
-        guard let detector = try? makeDetector(symbologies, options: options) else { return }
-        warmUpFrame().withImage { _ = detector.scan($0) }
+    /// Forgets every frame seen (`BarcodeDetector.reset`): for a flush or seek.
+    func reset() {
+        detector.reset()
+    }
+
+    /// Scans a `width` × `height` frame holding `warmUpFrame` at its top left, then forgets it
+    /// (`reset`): the detector's threads, buffers and code paths are ready before the first frame,
+    /// and its memory is as new. Without a warm-up a pipeline's first locate of a 1080p frame took
+    /// 6.8 ms, the same frame's next 3.9 ms. Elements call it once the frame size is known, before
+    /// the first frame; at 1080p it takes about 5 ms.
+    func warmUp(width: Int, height: Int) {
+        let patch = Self.warmUpFrame()
+        var plane = LumaPlane(width: max(width, patch.width), height: max(height, patch.height), fill: 150)
+        for y in 0..<patch.height {
+            plane.pixels.replaceSubrange(y * plane.width..<y * plane.width + patch.width,
+                                         with: patch.pixels[y * patch.width..<(y + 1) * patch.width])
+        }
+        plane.withImage { _ = detector.scan($0) }
+        detector.reset()
     }
 
     /// A 320 × 160 frame of grain with a QR code and an EAN-13 code on it, for `warmUp`.

@@ -127,8 +127,10 @@ public final class ArBarcodeTrack: VideoFilterElement {
             self.stage = stage
         }
 
-        /// Forgets the schedules and the frame the worker was given (flush).
+        /// Forgets the schedules, the frame the worker was given and the streaming thread's decoder's
+        /// memory of places (flush; the worker's decoder forgets on its next job, `TrackDecodeWorker.cancel`).
         func restart() {
+            decoder.reset()
             cadence = DecodeCadence()
             jobPyramid = nil
             inFlight = nil
@@ -155,7 +157,6 @@ public final class ArBarcodeTrack: VideoFilterElement {
         let s = settings.snapshot
         state = State(decoder: try TrackDecoder(symbologies: s.symbologies, options: s.detector),
                       stage: TrackingStage(configuration: s.tracking.configuration))
-        CodeDetectorStage.warmUp(symbologies: s.symbologies, options: s.detector)
         stats.reset()
     }
 
@@ -174,6 +175,8 @@ public final class ArBarcodeTrack: VideoFilterElement {
         state.wait = DecodeWait(budgetMilliseconds: settings.snapshot.asyncWaitMilliseconds,
                                 frameMilliseconds: info.frameDurationNanoseconds.map { Double($0) / 1e6 })
         state.stage.prepare(width: info.width, height: info.height)
+        // Places seen at the old size mean nothing at the new one.
+        state.decoder.reset()
         state.worker?.cancel()
         state.jobPyramid = nil
         state.inFlight = nil
@@ -181,8 +184,14 @@ public final class ArBarcodeTrack: VideoFilterElement {
         let s = settings.snapshot
         let useWorker = s.detectMode == .async || (s.detectMode == .auto && TrackLiveness.upstreamIsLive(element))
         state.async = useWorker
-        if useWorker { state.worker = TrackDecodeWorker(decoder: try TrackDecoder(symbologies: s.symbologies, options: s.detector),
-                                                  executor: Self.workerExecutor?()) }
+        // The decoder of the mode chosen scans a frame of this size before the first one (`CodeDetectorStage.warmUp`).
+        if useWorker {
+            let decoder = try TrackDecoder(symbologies: s.symbologies, options: s.detector)
+            decoder.warmUp(width: info.width, height: info.height)
+            state.worker = TrackDecodeWorker(decoder: decoder, executor: Self.workerExecutor?())
+        } else {
+            state.decoder.warmUp(width: info.width, height: info.height)
+        }
         cat.log(.info, element.object, "decoding \(useWorker ? "on a worker thread (async)" : "on the streaming thread (sync)")")
     }
 

@@ -2,6 +2,7 @@ import ARCore
 import ARDetect
 import ARVision
 import Foundation
+import Synchronization
 
 /// Decodes off the streaming thread so it never waits for zbar longer than it chooses to. A
 /// ``DecodeScheduler`` holds at most one job in flight: `submit` refuses work while busy (stale
@@ -38,6 +39,8 @@ final class TrackDecodeWorker: @unchecked Sendable {  // The decoder is used onl
 
     private let decoder: TrackDecoder
     private let scheduler: DecodeScheduler<Result>
+    /// Set by `cancel`: the next decode starts by forgetting the frames before (`TrackDecoder.reset`).
+    private let forgets = Atomic<Bool>(false)
 
     /// The worker thread's nice value (Linux: per thread), above the streaming thread's 0.
     static let niceness: Int32 = 10
@@ -65,8 +68,10 @@ final class TrackDecodeWorker: @unchecked Sendable {  // The decoder is used onl
         scheduler.takeResult(waitingUntil: deadline)
     }
 
-    /// Drops the pending result and the one being computed (flush, seek, caps change).
+    /// Drops the pending result and the one being computed (flush, seek, caps change); the next
+    /// decode forgets the frames before (the decoder's memory of places).
     func cancel() {
+        forgets.store(true, ordering: .releasing)
         scheduler.cancel()
     }
 
@@ -76,6 +81,7 @@ final class TrackDecodeWorker: @unchecked Sendable {  // The decoder is used onl
     }
 
     private func decode(_ job: Job) -> Result {
+        if forgets.exchange(false, ordering: .acquiring) { decoder.reset() }
         try? decoder.reconfigure(symbologies: job.symbologies, options: job.options)
         let t0 = DispatchTime.now().uptimeNanoseconds
         let (found, tracked) = switch job.kind {

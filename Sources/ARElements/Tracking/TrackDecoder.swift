@@ -19,6 +19,16 @@ final class TrackDecoder {
         try stage.reconfigure(symbologies: symbologies, options: options)
     }
 
+    /// Forgets every frame seen (`CodeDetectorStage.reset`).
+    func reset() {
+        stage.reset()
+    }
+
+    /// Scans a frame of this size and forgets it (`CodeDetectorStage.warmUp`).
+    func warmUp(width: Int, height: Int) {
+        stage.warmUp(width: width, height: height)
+    }
+
     /// Every code in `plane` but those of `skipping` (tracked codes, re-decoded in their regions),
     /// the verified regions no pass read, and the codes of `tracks` read where they are now, at
     /// once (as `regions(plane, tracks)`): the located regions and the tracks' decoded in the same
