@@ -120,7 +120,17 @@ func ffmpegDecode(_ url: String, transport: String, frames: Int) throws -> FFmpe
     let decoded = ffmpeg.stdout.split(separator: "\n").filter { $0.hasPrefix("frame=") }.last.flatMap { Int($0.dropFirst(6)) } ?? 0
     // The null output's own complaints (two frames of a live camera's jitter landing on one tick of
     // its time base) are about ffmpeg's writing, not about decoding: a player has no such output.
-    let messages = ffmpeg.stderr.split(separator: "\n").filter { !$0.hasPrefix("[null @") }.joined(separator: "\n")
+    // ffmpeg folds repeats of a line into "Last message repeated N times", which goes with it.
+    var kept: [Substring] = [], droppedLast = false
+    for line in ffmpeg.stderr.split(separator: "\n") {
+        if line.hasPrefix("[null @") || droppedLast && line.contains("Last message repeated") {
+            droppedLast = true
+        } else {
+            kept.append(line)
+            droppedLast = false
+        }
+    }
+    let messages = kept.joined(separator: "\n")
     return FFmpegResult(status: status, framesDecoded: decoded, messages: messages.trimmingCharacters(in: .whitespacesAndNewlines))
 }
 
