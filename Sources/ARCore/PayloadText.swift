@@ -5,13 +5,15 @@ import Glibc
 
 /// The text a payload stands for, while `Detection.payload` keeps the exact bytes: UTF-8 when the
 /// bytes are valid UTF-8; for QR codes, Shift JIS when they are valid Shift JIS (Japanese QR codes
-/// without an ECI); otherwise ISO 8859-1 (the QR default). Shift JIS is read as Windows and
+/// without an ECI); otherwise ISO 8859-1 (the QR default). Valid Shift JIS is read as Windows and
 /// zxing-cpp read it (CP932), bytes below 0x80 as ASCII: strict Shift JIS (zbar's text mode) reads
 /// `\` as `¥` and `~` as `‾`, so a URL's `~user` or a MEBKM's escaped `\:` came out changed.
+/// Validity is strict Shift JIS's: CP932 also takes lead bytes Latin-1 text is full of (`ö` is
+/// 0xF6), and would read "Björk" as a private-use character.
 public enum PayloadText {
     public static func text(_ payload: [UInt8], symbology: String) -> String {
         if let s = String(validatingUTF8Bytes: payload) { return s }
-        if symbology == "QR-Code", let s = convert(payload, from: "CP932") { return s }
+        if symbology == "QR-Code", convert(payload, from: "SHIFT_JIS") != nil, let s = convert(payload, from: "CP932") { return s }
         return String(payload.map { Character(Unicode.Scalar($0)) })
     }
 

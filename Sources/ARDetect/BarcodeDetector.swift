@@ -59,9 +59,11 @@ public final class BarcodeDetector {
     deinit { pool.stop() }
 
     /// Forgets every frame seen (the miss ledger, fused strips, quiet places, when the whole frame
-    /// was last scanned): the next call scans as a new detector's first would. For a flush, a seek
-    /// or a new frame size, and after a warm-up scan.
+    /// was last scanned, zbar's scanners' kept EAN/UPC halves and random state): the next call
+    /// scans as a new detector's first would. For a flush, a seek or new caps, and after a
+    /// warm-up scan. (The region decoders' scanners start every image afresh already.)
     public func reset() {
+        for scanner in [frameScanner, regionScanner, isolationScanner] { scanner.renewScanner() }
         framesSinceWholeFrame = Self.wholeFrameInterval
         quiet = []
         calls = 0

@@ -147,6 +147,21 @@ final class ZBarScanner {
     /// Rows packed for zbar when the image's padding may not be read.
     private var packed = LumaPlane(width: 1, height: 1)
 
+    /// Starts as a new scanner does: a new zbar scanner, without EAN/UPC halves or the QR reader's
+    /// random state from the images before, its scans counted from 0 (`BarcodeDetector.reset`).
+    func renewScanner() {
+        if replaceScanner() { scansSinceRecycle = 0 }
+    }
+
+    /// Replaces zbar's scanner by a new one; false (and the old one kept) when zbar cannot make one.
+    private func replaceScanner() -> Bool {
+        guard let fresh = Self.makeScanner(symbologies, density: density, columns: columns) else { return false }
+        zbar_image_scanner_destroy(scanner)
+        scanner = fresh
+        scannersMade += 1
+        return true
+    }
+
     /// Every symbol zbar finds in `luma`.
     func scan(_ luma: LumaImage) -> [ScannedSymbol] {
         if luma.stride != luma.width && !luma.fullStrides {
@@ -162,13 +177,7 @@ final class ZBarScanner {
         zbar_image_set_crop(image, 0, 0, UInt32(luma.width), UInt32(luma.height))
         zbar_image_set_data(image, luma.base, UInt(luma.stride * luma.height), nil)
         scansSinceRecycle += 1
-        if renew || (recycleScans > 0 && scansSinceRecycle > recycleScans),
-           let fresh = Self.makeScanner(symbologies, density: density, columns: columns) {
-            zbar_image_scanner_destroy(scanner)
-            scanner = fresh
-            scansSinceRecycle = 1
-            scannersMade += 1
-        }
+        if renew || (recycleScans > 0 && scansSinceRecycle > recycleScans), replaceScanner() { scansSinceRecycle = 1 }
         let n = zbar_scan_image(scanner, image)
         defer { zbar_image_set_data(image, nil, 0, nil) }
         guard n > 0 else { return [] }

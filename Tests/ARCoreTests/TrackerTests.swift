@@ -331,6 +331,8 @@ final class TrackerTests: XCTestCase {
         // a trail byte 0x5C stays part of its character ("表" is 0x95 0x5C).
         let url = Array("http\\://a/~b ".utf8) + [0x83, 0x82, 0x95, 0x5C]
         XCTAssertEqual(Detection(symbology: "QR-Code", payload: url, quad: quad).text, "http\\://a/~b モ表")
+        // Latin-1 text that only CP932 would take for Shift JIS ("Björk": 0xF6 0x72) stays Latin-1.
+        XCTAssertEqual(Detection(symbology: "QR-Code", payload: Array("Bj".utf8) + [0xF6] + Array("rk".utf8), quad: quad).text, "Björk")
     }
 
     func testPartialOutlineConfirmsTheTrackWithoutShrinkingIt() {

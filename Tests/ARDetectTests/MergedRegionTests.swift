@@ -145,7 +145,13 @@ final class MergedRegionTests: XCTestCase {
         video.retryPassesEvery = 3
         let detector = try BarcodeDetector(options: video)
         XCTAssertEqual((1...3).map { _ in scan(detector) }, [[], [], []])
+        // Places that went unread on those calls, counted in the miss ledger.
+        let pixels = try fixture("blob-around-tracked-code.pgm", width: 700, height: 720)
+        let located = pixels.withUnsafeBytes { detector.locate(LumaImage(base: $0.baseAddress!, width: 700, height: 720, stride: 700)) }
+        let missed = located.filter { detector.misses.misses(at: $0) > 0 }
+        XCTAssertFalse(missed.isEmpty)
         detector.reset()
+        XCTAssertEqual(missed.map { detector.misses.misses(at: $0) }, missed.map { _ in 0 })
         XCTAssertEqual((1...12).map { _ in scan(detector) }, (1...12).map { $0 % 6 == 0 ? [qr] : [] })
     }
 

@@ -53,4 +53,20 @@ final class ScannerRecycleTests: XCTestCase {
         XCTAssertEqual(scanner.scannersMade, 1)
         XCTAssertEqual(scanner.scansSinceRecycle, 1)
     }
+
+    /// `renewScanner` (a detector's `reset`) starts zbar's scanner anew, its scans counted from 0:
+    /// the next recycle comes as a new scanner's would.
+    func testARenewedScannerCountsItsScansFromZero() throws {
+        let scene = try scene()
+        let scanner = try ZBarScanner(symbologies: try Symbology.parseList("qrcode,code128"), recycleScans: 3)
+        let first = scan(scanner, scene)
+        _ = scan(scanner, scene)
+        scanner.renewScanner()
+        XCTAssertEqual(scanner.scannersMade, 1)
+        XCTAssertEqual(scanner.scansSinceRecycle, 0)
+        for i in 1...3 { XCTAssertEqual(scan(scanner, scene), first, "scan \(i) after") }
+        XCTAssertEqual(scanner.scannersMade, 1, "three scans on the renewed scanner")
+        _ = scan(scanner, scene)
+        XCTAssertEqual(scanner.scannersMade, 2)
+    }
 }

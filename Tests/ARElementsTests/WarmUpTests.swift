@@ -3,7 +3,7 @@ import ARDetect
 @testable import ARElements
 import XCTest
 
-/// The scan the decoding elements make once the frame size is known (`CodeDetectorStage.warmUp`).
+/// The scan the decoding elements make when they start (`CodeDetectorStage.warmUp`).
 final class WarmUpTests: XCTestCase {
     /// Its codes are read: the warm-up runs the locator and the 2D and 1D decoders through.
     func testTheWarmUpFramesCodesAreRead() throws {
@@ -17,7 +17,7 @@ final class WarmUpTests: XCTestCase {
     func testAfterTheWarmUpScansGoAsANewDetectorsDo() throws {
         let fixture = try BlobAroundTrackedCode()
         let stage = try CodeDetectorStage(symbologies: nil, options: fixture.options)
-        stage.warmUp(width: fixture.plane.width, height: fixture.plane.height)
+        stage.warmUp()
         let reads = (1...12).map { _ in
             fixture.plane.withImage {
                 stage.scan($0, skipping: [fixture.tracked], expecting: [], kinds: []).result.codes.map(\.text)

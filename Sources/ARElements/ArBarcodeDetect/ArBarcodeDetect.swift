@@ -100,12 +100,14 @@ public final class ArBarcodeDetect: VideoFilterElement {
     public func start() throws {
         let s = settings.snapshot
         state = State(detector: try CodeDetectorStage(symbologies: s.symbologies, options: s.options))
+        state?.detector.warmUp()
         stats.reset()
     }
 
     public func setInfo(_ info: VideoInfo) throws {
         if let d = info.frameDurationNanoseconds { stats.frameDurationNanoseconds = d }
-        state?.detector.warmUp(width: info.width, height: info.height)
+        // New caps: the memory of places starts afresh, as after a flush.
+        state?.detector.reset()
     }
 
     public func stop() {
@@ -246,30 +248,19 @@ final class CodeDetectorStage {
         detector.detect(luma, in: regions, kinds: kinds)
     }
 
-    /// Forgets every frame seen (`BarcodeDetector.reset`): for a flush or seek.
+    /// Forgets every frame seen (`BarcodeDetector.reset`): for a flush, a seek or new caps.
     func reset() {
         detector.reset()
     }
 
-    /// Scans a `width` × `height` frame holding `warmUpFrame` at its top left, then forgets it
-    /// (`reset`): the detector's threads, buffers and code paths are ready before the first frame,
-    /// and its memory is as new. Without a warm-up a pipeline's first locate of a 1080p frame took
-    /// 6.8 ms, the same frame's next 3.9 ms. Elements call it once the frame size is known, before
-    /// the first frame; at 1080p it took 3–9 ms. Sizes past 4K are warmed at 4K (`warmUpLargest`).
-    func warmUp(width: Int, height: Int) {
-        let patch = Self.warmUpFrame()
-        var plane = LumaPlane(width: min(max(width, patch.width), Self.warmUpLargest.width),
-                              height: min(max(height, patch.height), Self.warmUpLargest.height), fill: 150)
-        for y in 0..<patch.height {
-            plane.pixels.replaceSubrange(y * plane.width..<y * plane.width + patch.width,
-                                         with: patch.pixels[y * patch.width..<(y + 1) * patch.width])
-        }
-        plane.withImage { _ = detector.scan($0) }
+    /// Scans `warmUpFrame`, then forgets it (`reset`): the detector's threads and code paths are
+    /// ready before the first frame, and its memory is as new. Without a warm-up a pipeline's first
+    /// locate of a 1080p frame took 6.8 ms, the same frame's next 3.9 ms. Elements call it when they
+    /// start, off the streaming thread; it takes 3–4 ms.
+    func warmUp() {
+        Self.warmUpFrame().withImage { _ = detector.scan($0) }
         detector.reset()
     }
-
-    /// The largest frame `warmUp` scans, pixels.
-    static let warmUpLargest = (width: 3840, height: 2160)
 
     /// A 320 × 160 frame of grain with a QR code and an EAN-13 code on it, for `warmUp`.
     static func warmUpFrame() -> LumaPlane {

@@ -107,6 +107,8 @@ public final class ArBarcodeTrack: VideoFilterElement {
         let decoder: TrackDecoder
         let stage: TrackingStage
         var worker: TrackDecodeWorker?
+        /// The worker's decoder, made and warmed in `start`, until the first caps hand it over (or drop it: sync).
+        var workerDecoder: TrackDecoder?
         /// Resolved at the first caps: whether decodes run on the worker.
         var async: Bool?
         /// Which frames ask for a full scan or region re-decodes.
@@ -157,6 +159,13 @@ public final class ArBarcodeTrack: VideoFilterElement {
         let s = settings.snapshot
         state = State(decoder: try TrackDecoder(symbologies: s.symbologies, options: s.detector),
                       stage: TrackingStage(configuration: s.tracking.configuration))
+        // Off the streaming thread: the decoders scan a small frame and forget it
+        // (`CodeDetectorStage.warmUp`); async may be chosen at the first caps, so its decoder is made here.
+        state?.decoder.warmUp()
+        if s.detectMode != .sync {
+            state?.workerDecoder = try TrackDecoder(symbologies: s.symbologies, options: s.detector)
+            state?.workerDecoder?.warmUp()
+        }
         stats.reset()
     }
 
@@ -175,7 +184,7 @@ public final class ArBarcodeTrack: VideoFilterElement {
         state.wait = DecodeWait(budgetMilliseconds: settings.snapshot.asyncWaitMilliseconds,
                                 frameMilliseconds: info.frameDurationNanoseconds.map { Double($0) / 1e6 })
         state.stage.prepare(width: info.width, height: info.height)
-        // Places seen at the old size mean nothing at the new one.
+        // New caps: both decoders' memory of places starts afresh, as after a flush (the worker's on its next job).
         state.decoder.reset()
         state.worker?.cancel()
         state.jobPyramid = nil
@@ -184,14 +193,11 @@ public final class ArBarcodeTrack: VideoFilterElement {
         let s = settings.snapshot
         let useWorker = s.detectMode == .async || (s.detectMode == .auto && TrackLiveness.upstreamIsLive(element))
         state.async = useWorker
-        // The decoder of the mode chosen scans a frame of this size before the first one (`CodeDetectorStage.warmUp`).
         if useWorker {
-            let decoder = try TrackDecoder(symbologies: s.symbologies, options: s.detector)
-            decoder.warmUp(width: info.width, height: info.height)
-            state.worker = TrackDecodeWorker(decoder: decoder, executor: Self.workerExecutor?())
-        } else {
-            state.decoder.warmUp(width: info.width, height: info.height)
+            state.worker = TrackDecodeWorker(decoder: try state.workerDecoder ?? TrackDecoder(symbologies: s.symbologies, options: s.detector),
+                                             executor: Self.workerExecutor?())
         }
+        state.workerDecoder = nil
         cat.log(.info, element.object, "decoding \(useWorker ? "on a worker thread (async)" : "on the streaming thread (sync)")")
     }
 

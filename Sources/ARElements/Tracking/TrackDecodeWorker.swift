@@ -2,12 +2,11 @@ import ARCore
 import ARDetect
 import ARVision
 import Foundation
-import Synchronization
 
 /// Decodes off the streaming thread so it never waits for zbar longer than it chooses to. A
 /// ``DecodeScheduler`` holds at most one job in flight: `submit` refuses work while busy (stale
 /// work is dropped, never queued), and the result waits until `takeResult` collects it.
-final class TrackDecodeWorker: @unchecked Sendable {  // The decoder is used only by the job in flight, and the scheduler allows one.
+final class TrackDecodeWorker: @unchecked Sendable {  // The decoder and `decodedEpoch` are used only by the job in flight, and the scheduler allows one; `epoch` only by the caller (the streaming thread).
     /// One decode on frame `frame`: a full scan with the re-decodes of `tracks` in the same batches,
     /// or (`regions`) those re-decodes alone.
     struct Job {
@@ -22,6 +21,8 @@ final class TrackDecodeWorker: @unchecked Sendable {  // The decoder is used onl
         var pyramid: LumaPyramid?
         var symbologies: String?
         var options: DetectorOptions
+        /// Set by `submit`: the flushes (`cancel`) before this job.
+        var epoch = 0
     }
 
     struct Result {
@@ -39,8 +40,11 @@ final class TrackDecodeWorker: @unchecked Sendable {  // The decoder is used onl
 
     private let decoder: TrackDecoder
     private let scheduler: DecodeScheduler<Result>
-    /// Set by `cancel`: the next decode starts by forgetting the frames before (`TrackDecoder.reset`).
-    private let forgets = Atomic<Bool>(false)
+    /// `cancel` calls so far (caller's side).
+    private var epoch = 0
+    /// The epoch of the last job decoded (worker's side): a job of a later one starts by forgetting
+    /// the frames before (`TrackDecoder.reset`), whatever stale job ran in between.
+    private var decodedEpoch = 0
 
     /// The worker thread's nice value (Linux: per thread), above the streaming thread's 0.
     static let niceness: Int32 = 10
@@ -55,7 +59,9 @@ final class TrackDecodeWorker: @unchecked Sendable {  // The decoder is used onl
     /// Hands `job` to the worker; false (and nothing happens) while it is still busy or holds an
     /// uncollected result.
     func submit(_ job: Job) -> Bool {
-        scheduler.submit { [self] in decode(job) }
+        var stamped = job
+        stamped.epoch = epoch
+        return scheduler.submit { [self, stamped] in decode(stamped) }
     }
 
     /// The finished result, if any (once).
@@ -68,10 +74,10 @@ final class TrackDecodeWorker: @unchecked Sendable {  // The decoder is used onl
         scheduler.takeResult(waitingUntil: deadline)
     }
 
-    /// Drops the pending result and the one being computed (flush, seek, caps change); the next
-    /// decode forgets the frames before (the decoder's memory of places).
+    /// Drops the pending result and the one being computed (flush, seek, caps change); the first
+    /// job submitted after it starts by forgetting the frames before (the decoder's memory of places).
     func cancel() {
-        forgets.store(true, ordering: .releasing)
+        epoch += 1
         scheduler.cancel()
     }
 
@@ -81,7 +87,10 @@ final class TrackDecodeWorker: @unchecked Sendable {  // The decoder is used onl
     }
 
     private func decode(_ job: Job) -> Result {
-        if forgets.exchange(false, ordering: .acquiring) { decoder.reset() }
+        if job.epoch != decodedEpoch {
+            decoder.reset()
+            decodedEpoch = job.epoch
+        }
         try? decoder.reconfigure(symbologies: job.symbologies, options: job.options)
         let t0 = DispatchTime.now().uptimeNanoseconds
         let (found, tracked) = switch job.kind {

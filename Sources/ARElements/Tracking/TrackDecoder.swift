@@ -24,9 +24,9 @@ final class TrackDecoder {
         stage.reset()
     }
 
-    /// Scans a frame of this size and forgets it (`CodeDetectorStage.warmUp`).
-    func warmUp(width: Int, height: Int) {
-        stage.warmUp(width: width, height: height)
+    /// Scans a small frame and forgets it (`CodeDetectorStage.warmUp`).
+    func warmUp() {
+        stage.warmUp()
     }
 
     /// Every code in `plane` but those of `skipping` (tracked codes, re-decoded in their regions),
