@@ -81,10 +81,12 @@ final class WebPageTests: XCTestCase {
         XCTAssertEqual(page.status, 200)
         XCTAssertEqual(page.headers["content-type"], "text/html; charset=utf-8")
 
-        // Both cameras running with their codes tracked, no one watching.
+        // Both cameras running with their codes tracked, no one watching. (Codes can be tracked on a
+        // camera's first frame, before its rate is measured over two.)
         XCTAssertTrue(waitUntil {
             let cameras = (try? status(port, auth)) ?? []
             return cameras.count == 2 && cameras[0]["codes"] as? Int == 3 && cameras[1]["codes"] as? Int == 1
+                && cameras.allSatisfy { ($0["framesPerSecond"] as? Double ?? 0) > 0 }
         }, "\(String(describing: try? status(port, auth)))")
         var cameras = try status(port, auth)
         XCTAssertEqual(cameras.map { $0["name"] as? String }, ["dock", "gate"])
