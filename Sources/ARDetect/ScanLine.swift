@@ -2,8 +2,8 @@ import ARCore
 
 /// A line of grey samples across a 1D code cut into bars and spaces, for the checks that read a
 /// code by its elements' widths (`EANCheck`, `Code128Check`): its edges are where it crosses the
-/// grey halfway between its dark and its light (the 5th and 95th percentiles), placed between
-/// samples by linear interpolation.
+/// grey halfway between its dark and its light (the 5th and 95th percentiles), or a local
+/// threshold, placed between samples by linear interpolation.
 struct ScanLine {
     /// Edge positions, in samples from the line's start.
     let edges: [Double]
@@ -13,16 +13,25 @@ struct ScanLine {
     let length: Double
 
     /// Nil for a line of under `minimumSamples`, or with less than `minimumContrast` grey levels
-    /// between its dark and its light.
-    init?(_ samples: [Double], minimumSamples: Int, minimumContrast: Double = 20) {
+    /// between its dark and its light. `window` > 0: edges against a local threshold instead,
+    /// halfway between the darkest and lightest samples within `window` samples either side, where
+    /// those differ by at least `localContrast` of the line's contrast (elsewhere the line's
+    /// halfway): a narrow space that ink spread or blur keeps below the line's halfway grey still
+    /// rises above its neighbours'.
+    init?(_ samples: [Double], minimumSamples: Int, window: Int = 0, localContrast: Double = 0.25, minimumContrast: Double = 20) {
         guard samples.count >= minimumSamples else { return nil }
         var order = samples
         let lo = order.orderStatistic(samples.count / 20), hi = order.orderStatistic(samples.count - 1 - samples.count / 20)
         guard hi - lo >= minimumContrast else { return nil }
-        let threshold = (lo + hi) / 2
+        let halfway = (lo + hi) / 2
+        let thresholds = window <= 0 ? [Double](repeating: halfway, count: samples.count) : samples.indices.map { i in
+            let near = samples[max(0, i - window)...min(samples.count - 1, i + window)]
+            let a = near.min()!, b = near.max()!
+            return b - a >= localContrast * (hi - lo) ? (a + b) / 2 : halfway
+        }
         var edges: [Double] = [], darkAfter: [Bool] = []
         for i in 1..<samples.count {
-            let a = samples[i - 1] - threshold, b = samples[i] - threshold
+            let a = samples[i - 1] - thresholds[i - 1], b = samples[i] - thresholds[i]
             if (a < 0) != (b < 0) {
                 edges.append(Double(i - 1) + a / (a - b))
                 darkAfter.append(b < 0)

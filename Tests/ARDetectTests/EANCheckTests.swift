@@ -140,4 +140,25 @@ final class EANCheckTests: XCTestCase {
         let detector = try BarcodeDetector(options: DetectorOptions(locate: .auto, threads: 1))
         XCTAssertEqual(plane.withImage { detector.detect($0) }.map(\.text), ["7785693746567"])
     }
+
+    /// Where ink spread and blur keep a one-module space below the line's halfway grey, the line is
+    /// read again against a local threshold (halfway between the darkest and lightest samples
+    /// about a module and a half around): read there, not against the line's halfway.
+    func testANarrowSpaceBelowTheLinesHalfwayIsReadAgainstALocalThreshold() throws {
+        let modules = try Self.modules(Self.printed)
+        for (module, spread) in [(5, 2), (7, 3)] {
+            let samples = Self.line(modules, module: module, spread: spread)
+            XCTAssertEqual(EANCheck.read(samples), [], "\(module) samples a module, spread \(spread)")
+            XCTAssertEqual(EANCheck.read(samples, window: module * 3 / 2), [Self.printed], "\(module) samples a module, spread \(spread)")
+        }
+    }
+
+    /// A bled print the line's halfway grey cannot read: bars 0.7 px wider each side at 2.2 px a
+    /// module, which zbar reads as 4708942320120 on every line; the lines read against the local
+    /// threshold put it right (without them: zbar's reading).
+    func testTheDetectorReportsABledCodeAsPrinted() throws {
+        let plane = try Self.inkSpreadFrame("4102942380120", module: 2.2, spread: 0.7)
+        let detector = try BarcodeDetector(options: DetectorOptions(locate: .auto, threads: 1))
+        XCTAssertEqual(plane.withImage { detector.detect($0) }.map(\.text), ["4102942380120"])
+    }
 }
