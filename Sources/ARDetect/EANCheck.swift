@@ -79,24 +79,25 @@ public enum EANCheck {
     /// its halfway grey, the lines are read again against a local threshold: on 400 EAN-13 codes
     /// drawn with ink spread (0.3–0.8 px each side, 1.5–3 px a module, some blurred) the wrong
     /// readings left after this check fell from 14 to 3, the right ones rose from 180 to 191.
-    public static func readings(in luma: LumaImage, quad: Quad) -> [String: Int] {
+    /// `own`: a reading's code, whose count the second reading keeps however few its lines.
+    public static func readings(in luma: LumaImage, quad: Quad, own: String? = nil) -> [String: Int] {
         let length = quad.topLeft.distance(to: quad.topRight)
         guard length >= 20 else { return [:] }
         var counts: [String: Int] = [:]
         let step = min(2, max(0.25, length / Double(modules) / 4))
-        let lines = ScanLine.samples(across: quad, in: luma, lines: lines, reach: 0.15, step: step)
+        let scans = ScanLine.samples(across: quad, in: luma, lines: lines, reach: 0.15, step: step)
         func count(window: Int) {
-            for samples in lines {
+            for samples in scans {
                 for code in Set(read(samples, window: window) + read(samples.reversed(), window: window)) { counts[code, default: 0] += 1 }
             }
         }
         count(window: 0)
         // No line read at its halfway grey (ink spread or blur kept narrow spaces below it): against a
-        // local threshold, a module and a half either side, codes read on a third of the lines or more
-        // (a corpus photo's right reading had another code on 2 of 15 such lines).
+        // local threshold, a module and a half either side; codes other than `own` count when read on a
+        // third of the lines or more (a corpus photo's right reading had another code on 2 of 15).
         if counts.isEmpty {
             count(window: max(2, Int((1.5 * length / Double(modules) / step).rounded())))
-            counts = counts.filter { $0.value * 3 >= Self.lines }
+            counts = counts.filter { $0.key == own || $0.value * 3 >= scans.count }
         }
         return counts
     }
@@ -107,7 +108,7 @@ public enum EANCheck {
     /// 978 or 979), else nil. Codes of other symbologies are returned as they are.
     public static func checked(_ d: Detection, in luma: LumaImage) -> Detection? {
         guard let own = gtin(d) else { return d }
-        let counts = readings(in: luma, quad: d.quad)
+        let counts = readings(in: luma, quad: d.quad, own: own)
         guard let (other, lines) = counts.filter({ $0.key != own }).max(by: { ($0.value, $1.key) < ($1.value, $0.key) }),
               lines >= 2, lines > counts[own, default: 0] else { return d }
         guard counts[own] == nil, let payload = payload(other, symbology: d.symbology) else { return nil }

@@ -68,6 +68,7 @@ final class EANCheckTests: XCTestCase {
                 samples += Array(repeating: samples.count / width % 2 == 0 ? 220 : 30, count: width)
             }
             XCTAssertEqual(EANCheck.read(samples), [])
+            XCTAssertEqual(EANCheck.read(samples, window: 6), [], "against a local threshold")
         }
     }
 
