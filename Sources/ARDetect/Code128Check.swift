@@ -32,9 +32,9 @@ public enum Code128Check {
         guard line.before(s) >= quietModules * (line.edges[s + 6] - line.edges[s]) / 11,
               let start = value(line, at: s, among: Code128Patterns.startA...Code128Patterns.startC) else { return nil }
         var values = [start], k = s + 6
+        // The stop: 7 elements over 13 modules, its last a 2-module bar.
+        let stop = Code128Patterns.widths[Code128Patterns.stop]
         while k + 7 < line.edges.count {
-            // The stop: 7 elements over 13 modules, its last a 2-module bar.
-            let stop = Code128Patterns.widths[Code128Patterns.stop]
             let widths = (0..<7).map { line.width(k + $0) }, unit = widths.reduce(0, +) / 13
             if error(widths.map { $0 / unit }, stop) <= maxError {
                 guard values.count >= 3, line.after(k + 7) >= quietModules * unit else { return nil }
@@ -72,9 +72,9 @@ public enum Code128Check {
     /// FNC1, FNC2 or FNC3 are (GS1 and reader commands, which zbar reports its own way: skipped
     /// here).
     static func bytes(_ values: [Int]) -> (bytes: [UInt8], fnc4: Bool, commands: Bool) {
-        guard let start = values.first, (103...105).contains(start) else { return ([], false, false) }
+        guard let start = values.first, (Code128Patterns.startA...Code128Patterns.startC).contains(start) else { return ([], false, false) }
         // Code set: 0 A, 1 B, 2 C.
-        var set = start - 103, shifted = false, fnc4 = false, commands = false, once = false, latched = false
+        var set = start - Code128Patterns.startA, shifted = false, fnc4 = false, commands = false, once = false, latched = false
         var out: [UInt8] = []
         for v in values.dropFirst().dropLast() {
             let current = shifted ? 1 - set : set
@@ -109,11 +109,8 @@ public enum Code128Check {
         // Modules across the code at most: each of zbar's characters two symbols (FNC4 and itself),
         // start, checksum and stop; samples half the narrowest module that gives apart.
         let modules = Double(11 * (2 * d.payload.count + 3) + 2)
-        var counts: [[Int]: Int] = [:]
-        for samples in ScanLine.samples(across: d.quad, in: luma, lines: lines, reach: 0.15,
-                                        step: min(2, max(0.25, length / modules / 2))) {
-            for values in Set(read(samples) + read(samples.reversed())) { counts[values, default: 0] += 1 }
-        }
+        let counts = ScanLine.tally(ScanLine.samples(across: d.quad, in: luma, lines: lines, reach: 0.15,
+                                                     step: min(2, max(0.25, length / modules / 2)))) { Self.read($0) }
         let withFNC4 = counts.filter { $0.value >= 2 && bytes($0.key).fnc4 }
         guard let (values, _) = withFNC4.max(by: { ($0.value, $1.key.count) < ($1.value, $0.key.count) }) else { return d }
         let text = bytes(values)

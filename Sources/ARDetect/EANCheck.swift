@@ -83,23 +83,15 @@ public enum EANCheck {
     public static func readings(in luma: LumaImage, quad: Quad, own: String? = nil) -> [String: Int] {
         let length = quad.topLeft.distance(to: quad.topRight)
         guard length >= 20 else { return [:] }
-        var counts: [String: Int] = [:]
         let step = min(2, max(0.25, length / Double(modules) / 4))
         let scans = ScanLine.samples(across: quad, in: luma, lines: lines, reach: 0.15, step: step)
-        func count(window: Int) {
-            for samples in scans {
-                for code in Set(read(samples, window: window) + read(samples.reversed(), window: window)) { counts[code, default: 0] += 1 }
-            }
-        }
-        count(window: 0)
+        let counts = ScanLine.tally(scans) { read($0) }
+        guard counts.isEmpty else { return counts }
         // No line read at its halfway grey (ink spread or blur kept narrow spaces below it): against a
         // local threshold, a module and a half either side; codes other than `own` count when read on a
         // third of the lines or more (a corpus photo's right reading had another code on 2 of 15).
-        if counts.isEmpty {
-            count(window: max(2, Int((1.5 * length / Double(modules) / step).rounded())))
-            counts = counts.filter { $0.key == own || $0.value * 3 >= scans.count }
-        }
-        return counts
+        let window = max(2, Int((1.5 * length / Double(modules) / step).rounded()))
+        return ScanLine.tally(scans) { read($0, window: window) }.filter { $0.key == own || $0.value * 3 >= scans.count }
     }
 
     /// `d` as this reading of its lines has it: itself unless another code is read on two or more

@@ -49,6 +49,16 @@ struct ScanLine {
     /// The light after edge `k` (to the line's end for the last edge).
     func after(_ k: Int) -> Double { k + 1 < edges.count ? edges[k + 1] - edges[k] : length - edges[k] }
 
+    /// How many of `scans` (lines of grey samples) `read` finds each item on, each line read both
+    /// ways round and counted once per item.
+    static func tally<Item: Hashable>(_ scans: [[Double]], reading read: ([Double]) -> [Item]) -> [Item: Int] {
+        var counts: [Item: Int] = [:]
+        for samples in scans {
+            for item in Set(read(samples) + read(samples.reversed())) { counts[item, default: 0] += 1 }
+        }
+        return counts
+    }
+
     /// Grey samples along `lines` lines across `quad` (frame pixels) from its left side to its
     /// right (top-left to top-right), spread evenly from its top to its bottom, each reaching
     /// `reach` of its length past both ends (for the quiet zones); samples `step` px apart.
