@@ -91,8 +91,10 @@ public struct DecodeWait: Sendable, Equatable {
 
 /// At most one decode in flight off the streaming thread, results collected by the streaming
 /// thread. New work is refused (not queued) while a decode runs or its result waits: a late frame
-/// is never decoded. `cancel` (flush, seek, caps change) drops the waiting result, the result of
-/// the decode in progress when it arrives, and work the executor has not started yet.
+/// is never decoded. A decode may hand over parts of its result before it ends (`publish`), for a
+/// frame that cannot wait for the whole; the whole result replaces the parts not yet taken.
+/// `cancel` (flush, seek, caps change) drops the waiting result and parts, the result and parts of
+/// the decode in progress when they arrive, and work the executor has not started yet.
 public final class DecodeScheduler<Output: Sendable>: @unchecked Sendable {  // `state` is guarded by `condition`; work runs on the executor.
     private struct State {
         /// Submitted, not finished nor dropped before it started.
@@ -102,6 +104,8 @@ public final class DecodeScheduler<Output: Sendable>: @unchecked Sendable {  // 
         /// Bumped by `cancel` and `stop`: work and results of an older generation are dropped.
         var generation = 0
         var result: Output?
+        /// Parts handed over by the decode in flight, not yet taken.
+        var parts: [Output] = []
         var stopped = false
     }
 
@@ -118,14 +122,31 @@ public final class DecodeScheduler<Output: Sendable>: @unchecked Sendable {  // 
     /// Hands `work` to the executor; false (and nothing happens) while a decode is in flight, a
     /// result waits to be collected, or after `stop`.
     public func submit(_ work: @escaping @Sendable () -> Output) -> Bool {
+        submit { _ in work() }
+    }
+
+    /// `submit` of work that may hand over parts of its result before it ends, by calling
+    /// `publish` (from any thread, until it returns); `takeParts` collects them.
+    public func submit(_ work: @escaping @Sendable (_ publish: @escaping @Sendable (Output) -> Void) -> Output) -> Bool {
         let generation: Int? = locked {
             guard !$0.busy, $0.result == nil, !$0.stopped else { return nil }
             $0.busy = true
             return $0.generation
         }
         guard let generation else { return false }
-        executor.execute { [self] in run(work, generation: generation) }
+        executor.execute { [self] in
+            run({ work { [self] part in publish(part, generation: generation) } }, generation: generation)
+        }
         return true
+    }
+
+    /// The parts the decode in flight has handed over since they were last taken, oldest first
+    /// (none once its whole result is stored: that holds them).
+    public func takeParts() -> [Output] {
+        locked { state in
+            defer { state.parts = [] }
+            return state.parts
+        }
     }
 
     /// The finished result, if any (once).
@@ -154,6 +175,7 @@ public final class DecodeScheduler<Output: Sendable>: @unchecked Sendable {  // 
         locked {
             $0.generation += 1
             $0.result = nil
+            $0.parts = []
             // Work not started belongs to frames before the flush: it will not run.
             if !$0.running { $0.busy = false }
         }
@@ -167,6 +189,7 @@ public final class DecodeScheduler<Output: Sendable>: @unchecked Sendable {  // 
             $0.stopped = true
             $0.generation += 1
             $0.result = nil
+            $0.parts = []
         }
         condition.broadcast()
         executor.shutdown()
@@ -183,9 +206,19 @@ public final class DecodeScheduler<Output: Sendable>: @unchecked Sendable {  // 
         locked {
             $0.busy = false
             $0.running = false
-            if $0.generation == generation { $0.result = output }
+            if $0.generation == generation {
+                $0.result = output
+                $0.parts = []
+            }
         }
         condition.broadcast()
+    }
+
+    private func publish(_ part: Output, generation: Int) {
+        locked {
+            guard $0.generation == generation, $0.busy, !$0.stopped else { return }
+            $0.parts.append(part)
+        }
     }
 
     private func locked<R>(_ body: (inout State) -> R) -> R {

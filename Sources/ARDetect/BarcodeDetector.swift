@@ -111,9 +111,13 @@ public final class BarcodeDetector {
     /// (a 1D label stuck over a tracked QR code is read), and no located region is reported on it.
     /// The codes found (not those `expected`) are checked (`checked`: EAN-13 and UPC-A misreads
     /// dropped or corrected, Code 128's FNC4 read).
+    /// `early`, with `locate=regions` or `auto`: called, on the detector's threads, with each located
+    /// region's codes as soon as its first decode reads them, checked alike, for a caller that
+    /// cannot wait for the whole scan (`earlyCodes`); the result holds them too.
     public func scan(_ luma: LumaImage, skipping: [KnownCode], expecting regions: [Quad], kinds: [LocatedRegion.Kind],
-                     halvings: [LumaPlane] = []) -> (result: DetectorResult, expected: [Detection]) {
-        var (result, expected) = scanUnchecked(luma, skipping: skipping, expecting: regions, kinds: kinds, halvings: halvings)
+                     halvings: [LumaPlane] = [], early: (([Detection]) -> Void)? = nil) -> (result: DetectorResult, expected: [Detection]) {
+        var (result, expected) = scanUnchecked(luma, skipping: skipping, expecting: regions, kinds: kinds, halvings: halvings,
+                                               early: early.map { early in { early(self.checked($0, in: luma)) } })
         result.codes = checked(result.codes, in: luma)
         return (result, expected)
     }
@@ -125,16 +129,18 @@ public final class BarcodeDetector {
     }
 
     private func scanUnchecked(_ luma: LumaImage, skipping: [KnownCode], expecting regions: [Quad], kinds: [LocatedRegion.Kind],
-                               halvings: [LumaPlane] = []) -> (result: DetectorResult, expected: [Detection]) {
+                               halvings: [LumaPlane] = [], early: (([Detection]) -> Void)? = nil)
+        -> (result: DetectorResult, expected: [Detection]) {
         if luma.width < Self.minimumThickness || luma.height < Self.minimumThickness {
             return (scanStretched(luma, skipping: skipping), detect(luma, in: regions, kinds: kinds))
         }
         switch options.locate {
         case .full: return (DetectorResult(codes: fullScan(luma), located: []), detect(luma, in: regions, kinds: kinds))
         case .regions:
-            return locateAndDecode(luma, skipping: skipping, expecting: regions, kinds: kinds, halvings: halvings)
+            return locateAndDecode(luma, skipping: skipping, expecting: regions, kinds: kinds, halvings: halvings, early: early)
         case .auto:
-            var (result, expected) = locateAndDecode(luma, skipping: skipping, expecting: regions, kinds: kinds, halvings: halvings)
+            var (result, expected) = locateAndDecode(luma, skipping: skipping, expecting: regions, kinds: kinds, halvings: halvings,
+                                                     early: early)
             framesSinceWholeFrame += 1
             // Worth a whole-frame scan: a verified region left unread, a 1D reading on one line only, or nothing read.
             let unconfirmed = result.codes.contains { !Detection.isSelfChecking(symbology: $0.symbology) && $0.quality < 2 }
@@ -212,7 +218,8 @@ public final class BarcodeDetector {
     /// `kinds`), measured and decoded in the background meanwhile (`startExpected`); the codes read
     /// there come back apart.
     private func locateAndDecode(_ luma: LumaImage, skipping: [KnownCode], expecting: [Quad], kinds: [LocatedRegion.Kind],
-                                 halvings: [LumaPlane] = []) -> (result: DetectorResult, expected: [Detection]) {
+                                 halvings: [LumaPlane] = [], early: (([Detection]) -> Void)? = nil)
+        -> (result: DetectorResult, expected: [Detection]) {
         let finishExpected = startExpected(expecting, kinds: kinds, in: luma)
         var unverified = options.maxRegions
         calls += 1
@@ -243,7 +250,10 @@ public final class BarcodeDetector {
         }
         let isAroundTracked = regions.map { _ in false } + aroundTracked.map { _ in true }
         regions += aroundTracked
-        let locatedDecodes = firstDecodes(regions, in: luma, aroundTracked: isAroundTracked)
+        let locatedDecodes = firstDecodes(regions, in: luma, aroundTracked: isAroundTracked, read: early.map { early in { i, codes in
+            let sure = Self.earlyCodes(codes, skipping: skipping, aroundTracked: isAroundTracked[i])
+            if !sure.isEmpty { early(sure) }
+        } })
         let (expected, expectedDecoded) = finishExpected()
         // Verified 1D regions the first decodes left unread (or read without an outline): their strips
         // fused over frames, beside `refined`'s batches, for those refining leaves unread.
@@ -310,7 +320,9 @@ public final class BarcodeDetector {
     /// Where `aroundTracked[i]` (a blob wrapped around a tracked code, decoded on its turn only:
     /// `aroundTrackedTurn`), region `i` is scanned for 2D codes with the first pass only in video
     /// (`DetectorOptions.retryPassesEvery` > 0), whatever its place's misses.
-    private func firstDecodes(_ regions: [LocatedRegion], in luma: LumaImage, aroundTracked: [Bool] = []) -> [[Detection]] {
+    /// `read(i, codes)` is called on the pool's thread as each region's decode ends.
+    private func firstDecodes(_ regions: [LocatedRegion], in luma: LumaImage, aroundTracked: [Bool] = [],
+                              read: ((Int, [Detection]) -> Void)? = nil) -> [[Detection]] {
         let video = options.retryPassesEvery > 0
         let plans = regions.indices.map { i in
             i < aroundTracked.count && aroundTracked[i]
@@ -319,7 +331,8 @@ public final class BarcodeDetector {
         let awake = regions.indices.filter { plans[$0] != nil }
         var decoded = [[Detection]](repeating: [], count: regions.count)
         for (i, codes) in zip(awake, decode(awake.map { regions[$0] }, in: luma, firstPassOnly: awake.map { plans[$0]!.firstPassOnly },
-                                            linearInBlob: awake.map { plans[$0]!.linearInBlob })) {
+                                            linearInBlob: awake.map { plans[$0]!.linearInBlob },
+                                            read: read.map { read in { read(awake[$0], $1) } })) {
             decoded[i] = codes
         }
         return decoded
@@ -447,6 +460,15 @@ public final class BarcodeDetector {
         return results.map { $0.map { $0.filter { !$0.quad.isDegenerate } } }
     }
 
+    /// Of `codes`, a located region's first decode, those the whole scan reports as read (a later
+    /// step may add others, or a better outline of one read twice): none from a blob around a
+    /// tracked code (`aroundTracked`), none of `skipping`'s codes, and no reading without an outline.
+    /// A 1D reading on one group of lines is among them (refining may only replace it with a
+    /// confirmed reading of the same code).
+    static func earlyCodes(_ codes: [Detection], skipping: [KnownCode], aroundTracked: Bool) -> [Detection] {
+        aroundTracked ? [] : outside(skipping, codes).filter { !$0.quad.isDegenerate }
+    }
+
     /// Whether located region `r` is the tracked code at `tracked` (frame pixels), left to that
     /// code's re-decode: its centre lies on the code, or it holds the code's centre and is that code
     /// with its surroundings. A 1D region that takes in the code among more (a new code's bars
@@ -539,8 +561,9 @@ public final class BarcodeDetector {
     /// Each of `regions` decoded on the pool; results in region order. Where `firstPassOnly[i]`,
     /// region `i` gets the first pass only; where `linearInBlob[i]` is false, a blob of texture is
     /// scanned for 2D codes only (`RegionDecoder.decode`).
+    /// `read(i, codes)` is called on the pool's thread as region `i`'s decode ends.
     private func decode(_ regions: [LocatedRegion], in luma: LumaImage, options: DetectorOptions? = nil,
-                        firstPassOnly: [Bool] = [], linearInBlob: [Bool] = []) -> [[Detection]] {
+                        firstPassOnly: [Bool] = [], linearInBlob: [Bool] = [], read: ((Int, [Detection]) -> Void)? = nil) -> [[Detection]] {
         var results = [[Detection]](repeating: [], count: regions.count)
         let options = options ?? self.options, decoders = decoders, first = options.firstPassOnly
         results.withUnsafeMutableBufferPointer { out in
@@ -548,6 +571,7 @@ public final class BarcodeDetector {
             pool.run(count: regions.count, costliestFirst: { RegionDecoder.cost(regions[$0]) }) { worker, i in
                 out[i] = decoders[worker].decode(regions[i], in: luma, options: i < firstPassOnly.count && firstPassOnly[i] ? first : options,
                                                  linearInBlob: i >= linearInBlob.count || linearInBlob[i])
+                read?(i, out[i])
             }
         }
         return results

@@ -20,6 +20,18 @@ private final class RunLog: @unchecked Sendable {  // `runs` is guarded by `lock
     }
 }
 
+/// The parts taken, take by take.
+private final class PartsLog: @unchecked Sendable {  // `takes` is guarded by `lock`.
+    private let lock = NSLock()
+    private var takes: [[Int]] = []
+
+    func record(_ parts: [Int]) {
+        lock.withLock { takes.append(parts) }
+    }
+
+    var parts: [[Int]] { lock.withLock { takes } }
+}
+
 final class DecodeSchedulerTests: XCTestCase {
     private let executor = SteppedExecutor()
     private lazy var scheduler = DecodeScheduler<Int>(executor: executor)
@@ -131,6 +143,42 @@ final class DecodeSchedulerTests: XCTestCase {
         XCTAssertEqual(scheduler.takeResult(waitingUntil: deadline), 4)
         XCTAssertLessThan(Date(), deadline, "woken by the result")
         XCTAssertNil(scheduler.takeResult(), "collected once")
+    }
+
+    /// Parts a decode hands over before it ends are taken by the frames meanwhile, each once and in
+    /// order; those not taken when its whole result is stored are dropped (the result holds them).
+    func testPartsHandedOverBeforeTheResultAreTakenOnceAndTheResultReplacesTheRest() throws {
+        let taken = PartsLog()
+        let scheduler = scheduler
+        XCTAssertTrue(scheduler.submit { publish in
+            publish(10)
+            taken.record(scheduler.takeParts())
+            publish(11)
+            publish(12)
+            taken.record(scheduler.takeParts())
+            taken.record(scheduler.takeParts())
+            publish(13)
+            return 99
+        })
+        XCTAssertEqual(scheduler.takeParts(), [], "nothing handed over before the work runs")
+        XCTAssertTrue(executor.runNext())
+        XCTAssertEqual(taken.parts, [[10], [11, 12], []])
+        XCTAssertEqual(scheduler.takeParts(), [], "13: stored with the result")
+        XCTAssertEqual(scheduler.takeResult(), 99)
+    }
+
+    /// A flush drops the parts of the decode in progress, those handed over after it too.
+    func testACancelDropsTheDecodesParts() {
+        let scheduler = scheduler
+        XCTAssertTrue(scheduler.submit { publish in
+            publish(1)
+            scheduler.cancel()
+            publish(2)
+            return 3
+        })
+        XCTAssertTrue(executor.runNext())
+        XCTAssertEqual(scheduler.takeParts(), [])
+        XCTAssertNil(scheduler.takeResult())
     }
 
     func testAWaitForWorkThatNeverRunsEndsAtTheDeadlineWithNothing() {

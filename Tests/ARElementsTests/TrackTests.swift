@@ -628,6 +628,42 @@ final class TrackTests: XCTestCase {
         XCTAssertEqual(second, Array(3..<6))
     }
 
+    /// A full scan that outlives its frame's wait hands over what it has read so far: a code its
+    /// first region decode read is reported on the frame it appears on, while the job is held
+    /// (`TrackDecodeWorker.partHandedOver`) until after that frame. The job's whole result, on the
+    /// next frame, keeps the same track.
+    func testAsyncACodeReadBeforeTheScanEndsIsReportedOnItsFrame() throws {
+        var code = TestFrame(width: 320, height: 240)
+        code.addQR("EARLY", x: 160, y: 120, module: 4)
+        // Held at its first part until frame 0 is out (then every part passes).
+        let held = DispatchGroup()
+        held.enter()
+        TrackDecodeWorker.partHandedOver = { _ = held.wait(timeout: .now() + 10) }
+        defer { TrackDecodeWorker.partHandedOver = nil }
+        // A 1 s wait (within half of a 0.5 fps frame), which the held job outlives; tracks outlive a frame.
+        let h = Harness("arbarcodetrack detect-mode=async async-wait=1000 expiry=10",
+                        caps: code.i420Caps.replacingOccurrences(of: "framerate=30/1", with: "framerate=1/2"))
+        let first = try XCTUnwrap(h.process(code.i420, ptsNanoseconds: 0)).regions
+        held.leave()
+        XCTAssertEqual(first.compactMap(\.text), ["EARLY"], "frame 0")
+        let second = try XCTUnwrap(h.process(code.i420, ptsNanoseconds: 2_000_000_000)).regions
+        XCTAssertEqual(second.compactMap(\.text), ["EARLY"], "frame 1")
+        XCTAssertEqual(second.map(\.trackID), first.map(\.trackID))
+    }
+
+    /// A 1D reading on fewer lines than `confirm` is not taken early: the whole scan holds it again,
+    /// and one frame's reading must not count twice.
+    func testOnlyReadingsThatStartATrackAloneAreTakenEarly() {
+        let place = Quad(Rect(x: 10, y: 10, width: 40, height: 40))
+        var oneLine = Detection(symbology: "EAN-13", text: "4006381333931", quad: place)
+        oneLine.quality = 1
+        var twoLines = oneLine
+        twoLines.quality = 2
+        let qr = Detection(symbology: "QR-Code", text: "QR", quad: place)
+        XCTAssertEqual(ArBarcodeTrack.startingAlone([oneLine, twoLines, qr], confirm: 2).map(\.quality), [2, qr.quality])
+        XCTAssertEqual(ArBarcodeTrack.startingAlone([oneLine, twoLines, qr], confirm: 3).map(\.text), ["QR"])
+    }
+
     /// A job that outlived its frame's wait is collected on the next frame, with that frame's own
     /// full scan when it ends within the wait: the newer scan stands for both, so a code gone by
     /// then is not drawn from the older reading.

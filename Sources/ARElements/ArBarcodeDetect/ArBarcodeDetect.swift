@@ -233,9 +233,10 @@ final class CodeDetectorStage {
 
     /// Every code in `luma` but those of `skipping` (tracked codes), and the verified regions no
     /// pass read; and `detect(luma, in: regions, kinds:)` at once, decoded in the same batches.
-    func scan(_ luma: LumaImage, skipping: [KnownCode], expecting regions: [Quad], kinds: [LocatedRegion.Kind], halvings: [LumaPlane] = [])
-        -> (result: DetectorResult, expected: [Detection]) {
-        detector.scan(luma, skipping: skipping, expecting: regions, kinds: kinds, halvings: halvings)
+    /// `early`: codes handed over as regions are read, before the scan ends (`BarcodeDetector.scan`).
+    func scan(_ luma: LumaImage, skipping: [KnownCode], expecting regions: [Quad], kinds: [LocatedRegion.Kind], halvings: [LumaPlane] = [],
+              early: (([Detection]) -> Void)? = nil) -> (result: DetectorResult, expected: [Detection]) {
+        detector.scan(luma, skipping: skipping, expecting: regions, kinds: kinds, halvings: halvings, early: early)
     }
 
     /// Calls `body(i)` for every `i` in `0..<count` on the decoding threads; each call writes only its own result.

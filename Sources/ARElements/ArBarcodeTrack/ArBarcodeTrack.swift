@@ -218,6 +218,13 @@ public final class ArBarcodeTrack: VideoFilterElement {
         detections.filter { d in live.contains { $0.symbology == d.symbology && $0.payload == d.payload } }
     }
 
+    /// Of `detections`, those that start a track on their own: 2D codes, and 1D readings on at
+    /// least `confirm` scan lines. A 1D reading on fewer waits for the whole scan, which holds it
+    /// again: taken from both, one frame's reading would count as two.
+    static func startingAlone(_ detections: [Detection], confirm: Int) -> [Detection] {
+        detections.filter { Detection.isSelfChecking(symbology: $0.symbology) || $0.quality >= confirm }
+    }
+
     /// Located regions as the buffer carries them: class and quad, no payload, no id.
     static func regions(_ located: [LocatedRegion]) -> [BarcodeRegion] {
         located.map { BarcodeRegion(locatedClass: $0.kind.rawValue, quad: $0.quad) }
@@ -274,6 +281,16 @@ public final class ArBarcodeTrack: VideoFilterElement {
                 cat.log(.log, element.object, "worker: \(found.count) codes from frame \(result.frame) (\(result.full ? "full" : "regions"), \(Int(result.milliseconds)) ms), \(carried.count) carried to \(stage.frameIndex)")
             }
             if let located { state.located = located }
+            // A full scan still running: the codes it has read so far (`TrackDecodeWorker.takeParts`)
+            // that a track starts from alone; its whole result, on a later frame, holds them again.
+            if state.inFlight != nil {
+                for part in worker.takeParts() {
+                    let found = Self.startingAlone(part.detections, confirm: s.tracking.confirm)
+                    let carried = stage.carry(found, from: part.frame, pyramid: state.jobPyramid)
+                    detections += carried
+                    cat.log(.log, element.object, "worker: \(found.count) codes read early in frame \(part.frame)'s scan, \(carried.count) carried to \(stage.frameIndex)")
+                }
+            }
         } else {
             let plane = stage.current?.levels[0] ?? LumaPlane(copying: luma)
             state.located = []

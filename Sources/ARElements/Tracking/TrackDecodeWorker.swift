@@ -61,8 +61,19 @@ final class TrackDecodeWorker: @unchecked Sendable {  // The decoder and `decode
     func submit(_ job: Job) -> Bool {
         var stamped = job
         stamped.epoch = epoch
-        return scheduler.submit { [self, stamped] in decode(stamped) }
+        return scheduler.submit { [self, stamped] publish in decode(stamped, publish: publish) }
     }
+
+    /// Codes a full scan in flight has read so far and not yet handed over (`BarcodeDetector.scan`'s
+    /// `early`), each part a result of the job's frame with `detections` only; none once the
+    /// job's result is stored.
+    func takeParts() -> [Result] {
+        scheduler.takeParts()
+    }
+
+    /// Set by tests before a pipeline starts: called on the decoding thread after each part is
+    /// handed over (to hold the job there).
+    nonisolated(unsafe) static var partHandedOver: (@Sendable () -> Void)?
 
     /// The finished result, if any (once).
     func takeResult() -> Result? {
@@ -86,18 +97,23 @@ final class TrackDecodeWorker: @unchecked Sendable {  // The decoder and `decode
         scheduler.stop()
     }
 
-    private func decode(_ job: Job) -> Result {
+    private func decode(_ job: Job, publish: @escaping @Sendable (Result) -> Void) -> Result {
         if job.epoch != decodedEpoch {
             decoder.reset()
             decodedEpoch = job.epoch
         }
         try? decoder.reconfigure(symbologies: job.symbologies, options: job.options)
         let t0 = DispatchTime.now().uptimeNanoseconds
+        let elapsed = { Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6 }
         let (found, tracked) = switch job.kind {
-        case .full: decoder.full(job.plane, skipping: job.skipping, andRegions: job.tracks, pyramid: job.pyramid)
+        case .full:
+            decoder.full(job.plane, skipping: job.skipping, andRegions: job.tracks, pyramid: job.pyramid) { codes in
+                publish(Result(frame: job.frame, full: true, detections: codes, tracked: [], located: [], milliseconds: elapsed()))
+                Self.partHandedOver?()
+            }
         case .regions: (DetectorResult(codes: [], located: []), decoder.regions(job.plane, job.tracks))
         }
         return Result(frame: job.frame, full: job.kind == .full, detections: found.codes, tracked: tracked, located: found.located,
-                      milliseconds: Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+                      milliseconds: elapsed())
     }
 }
