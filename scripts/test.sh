@@ -15,6 +15,6 @@ scripts/dist-check.sh "$(scripts/dist.sh "$dist" | tail -n 1)"
 rm -rf "$dist"
 echo "test: running the test suite"
 # The tests' files (frames, clips, clones, browser profiles) go to a directory of this run, removed at the end.
-tests_tmp=$(mktemp -d /tmp/arbarcode-test-run.XXXXXX)
+tests_tmp=$(mktemp -d -t arbarcode-test-run.XXXXXX)
 trap 'rm -rf "$tests_tmp"' EXIT
 TMPDIR="$tests_tmp" quiet_swift swift test --disable-swift-testing

@@ -103,6 +103,8 @@ public final class DecodeScheduler<Output: Sendable>: @unchecked Sendable {  // 
         var running = false
         /// Bumped by `cancel` and `stop`: work and results of an older generation are dropped.
         var generation = 0
+        /// Work accepted so far: parts are taken from the work in flight only.
+        var submitted = 0
         var result: Output?
         /// Parts handed over by the decode in flight, not yet taken.
         var parts: [Output] = []
@@ -126,16 +128,19 @@ public final class DecodeScheduler<Output: Sendable>: @unchecked Sendable {  // 
     }
 
     /// `submit` of work that may hand over parts of its result before it ends, by calling
-    /// `publish` (from any thread, until it returns); `takeParts` collects them.
+    /// `publish` from any thread (a part handed over after the work returned is dropped);
+    /// `takeParts` collects them.
     public func submit(_ work: @escaping @Sendable (_ publish: @escaping @Sendable (Output) -> Void) -> Output) -> Bool {
-        let generation: Int? = locked {
+        let accepted: (generation: Int, job: Int)? = locked {
             guard !$0.busy, $0.result == nil, !$0.stopped else { return nil }
             $0.busy = true
-            return $0.generation
+            $0.submitted += 1
+            return ($0.generation, $0.submitted)
         }
-        guard let generation else { return false }
+        guard let accepted else { return false }
         executor.execute { [self] in
-            run({ work { [self] part in publish(part, generation: generation) } }, generation: generation)
+            run({ work { [self] part in publish(part, generation: accepted.generation, job: accepted.job) } },
+                generation: accepted.generation)
         }
         return true
     }
@@ -214,9 +219,9 @@ public final class DecodeScheduler<Output: Sendable>: @unchecked Sendable {  // 
         condition.broadcast()
     }
 
-    private func publish(_ part: Output, generation: Int) {
+    private func publish(_ part: Output, generation: Int, job: Int) {
         locked {
-            guard $0.generation == generation, $0.busy, !$0.stopped else { return }
+            guard $0.generation == generation, $0.submitted == job, $0.busy, !$0.stopped else { return }
             $0.parts.append(part)
         }
     }

@@ -111,20 +111,23 @@ public final class BarcodeDetector {
     /// (a 1D label stuck over a tracked QR code is read), and no located region is reported on it.
     /// The codes found (not those `expected`) are checked (`checked`: EAN-13 and UPC-A misreads
     /// dropped or corrected, Code 128's FNC4 read).
-    /// `early`, with `locate=regions` or `auto`: called, on the detector's threads, with each located
-    /// region's codes as soon as its first decode reads them, checked alike, for a caller that
-    /// cannot wait for the whole scan (`earlyCodes`); the result holds them too.
+    /// `early`, with `locate=regions` or `auto`: called with each located region's codes as soon as
+    /// its first decode reads them, checked alike, for a caller that cannot wait for the whole scan
+    /// (`earlyCodes`); the result holds them too. It runs on the detector's threads, several at once.
     public func scan(_ luma: LumaImage, skipping: [KnownCode], expecting regions: [Quad], kinds: [LocatedRegion.Kind],
                      halvings: [LumaPlane] = [], early: (([Detection]) -> Void)? = nil) -> (result: DetectorResult, expected: [Detection]) {
         var (result, expected) = scanUnchecked(luma, skipping: skipping, expecting: regions, kinds: kinds, halvings: halvings,
-                                               early: early.map { early in { early(self.checked($0, in: luma)) } })
-        result.codes = checked(result.codes, in: luma)
+                                               early: early.map { early in { codes in
+            let checked = Self.checked(codes, in: luma)
+            if !checked.isEmpty { early(checked) }
+        } })
+        result.codes = Self.checked(result.codes, in: luma)
         return (result, expected)
     }
 
     /// `codes` with their EAN-13 and UPC-A readings checked (`EANCheck`), and their Code 128
     /// readings for FNC4 (`Code128Check`).
-    private func checked(_ codes: [Detection], in luma: LumaImage) -> [Detection] {
+    private static func checked(_ codes: [Detection], in luma: LumaImage) -> [Detection] {
         codes.compactMap { EANCheck.checked($0, in: luma).flatMap { Code128Check.checked($0, in: luma) } }
     }
 
@@ -654,7 +657,7 @@ public final class BarcodeDetector {
             let degrees = options.rotate ? region.rotationDegrees : 0
             merge(scan(luma, region: grown, degrees: degrees, skipPlain: false), into: &found)
         }
-        return checked(found, in: luma)
+        return Self.checked(found, in: luma)
     }
 
     // MARK: - Region passes

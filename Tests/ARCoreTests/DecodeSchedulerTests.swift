@@ -32,6 +32,20 @@ private final class PartsLog: @unchecked Sendable {  // `takes` is guarded by `l
     var parts: [[Int]] { lock.withLock { takes } }
 }
 
+/// A work's `publish`, kept past its return.
+private final class PublishStash: @unchecked Sendable {  // `kept` is guarded by `lock`.
+    private let lock = NSLock()
+    private var kept: (@Sendable (Int) -> Void)?
+
+    func keep(_ publish: @escaping @Sendable (Int) -> Void) {
+        lock.withLock { kept = publish }
+    }
+
+    func publish(_ part: Int) {
+        lock.withLock { kept }?(part)
+    }
+}
+
 final class DecodeSchedulerTests: XCTestCase {
     private let executor = SteppedExecutor()
     private lazy var scheduler = DecodeScheduler<Int>(executor: executor)
@@ -179,6 +193,20 @@ final class DecodeSchedulerTests: XCTestCase {
         XCTAssertTrue(executor.runNext())
         XCTAssertEqual(scheduler.takeParts(), [])
         XCTAssertNil(scheduler.takeResult())
+    }
+
+    /// A part handed over by work that has returned joins no later work's parts.
+    func testAPartFromFinishedWorkIsNotTakenAsTheNextWorks() {
+        let stash = PublishStash()
+        XCTAssertTrue(scheduler.submit { publish in
+            stash.keep(publish)
+            return 1
+        })
+        XCTAssertTrue(executor.runNext())
+        XCTAssertEqual(scheduler.takeResult(), 1)
+        XCTAssertTrue(scheduler.submit { _ in 2 })
+        stash.publish(5)
+        XCTAssertEqual(scheduler.takeParts(), [])
     }
 
     func testAWaitForWorkThatNeverRunsEndsAtTheDeadlineWithNothing() {

@@ -36,8 +36,9 @@ final class EarlyCodesTests: XCTestCase {
                 let scanned = early.scan(luma, skipping: skipping, expecting: [], kinds: [], early: { box.add($0) }).result
                 XCTAssertEqual(scanned.codes, expected.codes, "frame \(index): the same result")
                 for code in box.all {
-                    XCTAssertTrue(scanned.codes.contains { $0.symbology == code.symbology && $0.payload == code.payload },
-                                  "frame \(index): \(code.text) handed over, not reported")
+                    XCTAssertTrue(scanned.codes.contains {
+                        $0.symbology == code.symbology && $0.payload == code.payload && $0.quad.contains(code.quad.center)
+                    }, "frame \(index): \(code.text) handed over, not reported there")
                     XCTAssertFalse(skipping.contains { $0.quad.contains(code.quad.center) }, "frame \(index): \(code.text) is tracked")
                     symbologies.insert(code.symbology)
                 }

@@ -636,15 +636,22 @@ final class TrackTests: XCTestCase {
         var code = TestFrame(width: 320, height: 240)
         code.addQR("EARLY", x: 160, y: 120, module: 4)
         // Held at its first part until frame 0 is out (then every part passes).
-        let held = DispatchGroup()
+        let held = DispatchGroup(), parts = Counter()
         held.enter()
-        TrackDecodeWorker.partHandedOver = { _ = held.wait(timeout: .now() + 10) }
-        defer { TrackDecodeWorker.partHandedOver = nil }
+        var open = false
+        defer { if !open { held.leave() } }
+        ArBarcodeTrack.workerPartHandedOver = {
+            parts.increment()
+            _ = held.wait(timeout: .now() + 10)
+        }
+        defer { ArBarcodeTrack.workerPartHandedOver = nil }
         // A 1 s wait (within half of a 0.5 fps frame), which the held job outlives; tracks outlive a frame.
         let h = Harness("arbarcodetrack detect-mode=async async-wait=1000 expiry=10",
                         caps: code.i420Caps.replacingOccurrences(of: "framerate=30/1", with: "framerate=1/2"))
         let first = try XCTUnwrap(h.process(code.i420, ptsNanoseconds: 0)).regions
+        XCTAssertGreaterThan(parts.value, 0, "the job handed over a part and was held")
         held.leave()
+        open = true
         XCTAssertEqual(first.compactMap(\.text), ["EARLY"], "frame 0")
         let second = try XCTUnwrap(h.process(code.i420, ptsNanoseconds: 2_000_000_000)).regions
         XCTAssertEqual(second.compactMap(\.text), ["EARLY"], "frame 1")
@@ -662,6 +669,9 @@ final class TrackTests: XCTestCase {
         let qr = Detection(symbology: "QR-Code", text: "QR", quad: place)
         XCTAssertEqual(ArBarcodeTrack.startingAlone([oneLine, twoLines, qr], confirm: 2).map(\.quality), [2, qr.quality])
         XCTAssertEqual(ArBarcodeTrack.startingAlone([oneLine, twoLines, qr], confirm: 3).map(\.text), ["QR"])
+        var noLine = oneLine
+        noLine.quality = 0
+        XCTAssertEqual(ArBarcodeTrack.startingAlone([noLine], confirm: 1).count, 1, "counted as one line, as the tracker does")
     }
 
     /// A job that outlived its frame's wait is collected on the next frame, with that frame's own
@@ -719,4 +729,14 @@ private final class InlineExecutor: DecodeExecutor, @unchecked Sendable {  // `h
         work()
         return true
     }
+}
+
+/// A count kept across threads.
+private final class Counter: @unchecked Sendable {  // `count` is guarded by `lock`.
+    private let lock = NSLock()
+    private var count = 0
+
+    func increment() { lock.withLock { count += 1 } }
+
+    var value: Int { lock.withLock { count } }
 }

@@ -149,6 +149,9 @@ public final class ArBarcodeTrack: VideoFilterElement {
     /// Where async decodes run; nil (the default): a thread of their own. Tests set a
     /// `SteppedExecutor` to choose the frame each result arrives on.
     nonisolated(unsafe) static var workerExecutor: (@Sendable () -> any DecodeExecutor)?  // Set by tests before a pipeline starts, read at caps.
+    /// Called on a decoding thread after each part of a job is handed over (`TrackDecodeWorker`);
+    /// nil (the default): nothing. Tests hold a job there.
+    nonisolated(unsafe) static var workerPartHandedOver: (@Sendable () -> Void)?  // Set by tests before a pipeline starts, read at caps.
 
     public init(element: ElementHandle, settings: SettingsStore<Settings>) {
         self.element = element
@@ -195,7 +198,7 @@ public final class ArBarcodeTrack: VideoFilterElement {
         state.async = useWorker
         if useWorker {
             state.worker = TrackDecodeWorker(decoder: try state.workerDecoder ?? TrackDecoder(symbologies: s.symbologies, options: s.detector),
-                                             executor: Self.workerExecutor?())
+                                             executor: Self.workerExecutor?(), partHandedOver: Self.workerPartHandedOver)
         }
         state.workerDecoder = nil
         cat.log(.info, element.object, "decoding \(useWorker ? "on a worker thread (async)" : "on the streaming thread (sync)")")
@@ -219,10 +222,10 @@ public final class ArBarcodeTrack: VideoFilterElement {
     }
 
     /// Of `detections`, those that start a track on their own: 2D codes, and 1D readings on at
-    /// least `confirm` scan lines. A 1D reading on fewer waits for the whole scan, which holds it
+    /// least `confirm` scan lines (as the tracker counts them: at least one). A 1D reading on fewer waits for the whole scan, which holds it
     /// again: taken from both, one frame's reading would count as two.
     static func startingAlone(_ detections: [Detection], confirm: Int) -> [Detection] {
-        detections.filter { Detection.isSelfChecking(symbology: $0.symbology) || $0.quality >= confirm }
+        detections.filter { Detection.isSelfChecking(symbology: $0.symbology) || max(1, $0.quality) >= confirm }
     }
 
     /// Located regions as the buffer carries them: class and quad, no payload, no id.

@@ -40,6 +40,8 @@ final class TrackDecodeWorker: @unchecked Sendable {  // The decoder and `decode
 
     private let decoder: TrackDecoder
     private let scheduler: DecodeScheduler<Result>
+    /// Called on a decoding thread after each part is handed over (tests hold the job there).
+    private let partHandedOver: (@Sendable () -> Void)?
     /// `cancel` calls so far (caller's side).
     private var epoch = 0
     /// The epoch of the last job decoded (worker's side): a job of a later one starts by forgetting
@@ -50,9 +52,11 @@ final class TrackDecodeWorker: @unchecked Sendable {  // The decoder and `decode
     static let niceness: Int32 = 10
 
     /// A worker decoding with `decoder` on `executor`; by default a thread of its own named
-    /// `arbarcodetrack`, at `niceness`.
-    init(decoder: TrackDecoder, executor: (any DecodeExecutor)? = nil) {
+    /// `arbarcodetrack`, at `niceness`. `partHandedOver`: called on a decoding thread after each
+    /// part of a job is handed over (`takeParts`).
+    init(decoder: TrackDecoder, executor: (any DecodeExecutor)? = nil, partHandedOver: (@Sendable () -> Void)? = nil) {
         self.decoder = decoder
+        self.partHandedOver = partHandedOver
         scheduler = DecodeScheduler(executor: executor ?? DecodeThread(name: "arbarcodetrack", niceness: Self.niceness))
     }
 
@@ -70,10 +74,6 @@ final class TrackDecodeWorker: @unchecked Sendable {  // The decoder and `decode
     func takeParts() -> [Result] {
         scheduler.takeParts()
     }
-
-    /// Set by tests before a pipeline starts: called on the decoding thread after each part is
-    /// handed over (to hold the job there).
-    nonisolated(unsafe) static var partHandedOver: (@Sendable () -> Void)?
 
     /// The finished result, if any (once).
     func takeResult() -> Result? {
@@ -98,6 +98,7 @@ final class TrackDecodeWorker: @unchecked Sendable {  // The decoder and `decode
     }
 
     private func decode(_ job: Job, publish: @escaping @Sendable (Result) -> Void) -> Result {
+        let partHandedOver = partHandedOver
         if job.epoch != decodedEpoch {
             decoder.reset()
             decodedEpoch = job.epoch
@@ -109,7 +110,7 @@ final class TrackDecodeWorker: @unchecked Sendable {  // The decoder and `decode
         case .full:
             decoder.full(job.plane, skipping: job.skipping, andRegions: job.tracks, pyramid: job.pyramid) { codes in
                 publish(Result(frame: job.frame, full: true, detections: codes, tracked: [], located: [], milliseconds: elapsed()))
-                Self.partHandedOver?()
+                partHandedOver?()
             }
         case .regions: (DetectorResult(codes: [], located: []), decoder.regions(job.plane, job.tracks))
         }
