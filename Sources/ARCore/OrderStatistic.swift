@@ -25,3 +25,32 @@ extension Array where Element == Double {
         return self[k]
     }
 }
+
+extension Array where Element == Double {
+    /// For each index `i`, the least and the greatest element within `radius` places either side
+    /// (`self[max(0, i - radius)...min(count - 1, i + radius)]`), in linear time (monotonic queues
+    /// of indices) rather than `count` × the window.
+    public func slidingExtremes(radius: Int) -> (lowest: [Double], highest: [Double]) {
+        guard !isEmpty else { return ([], []) }
+        var lowest = [Double](repeating: 0, count: count), highest = lowest
+        // Indices whose values rise (for the least) or fall (for the greatest), oldest first.
+        var low: [Int] = [], high: [Int] = [], lowStart = 0, highStart = 0
+        low.reserveCapacity(count)
+        high.reserveCapacity(count)
+        for j in 0..<(count + radius) {
+            if j < count {
+                while low.count > lowStart, self[low[low.count - 1]] >= self[j] { low.removeLast() }
+                low.append(j)
+                while high.count > highStart, self[high[high.count - 1]] <= self[j] { high.removeLast() }
+                high.append(j)
+            }
+            let i = j - radius  // the window of `i` ends at `j`
+            guard i >= 0 else { continue }
+            while low[lowStart] < i - radius { lowStart += 1 }
+            while high[highStart] < i - radius { highStart += 1 }
+            lowest[i] = self[low[lowStart]]
+            highest[i] = self[high[highStart]]
+        }
+        return (lowest, highest)
+    }
+}

@@ -24,11 +24,13 @@ struct ScanLine {
         let lo = order.orderStatistic(samples.count / 20), hi = order.orderStatistic(samples.count - 1 - samples.count / 20)
         guard hi - lo >= minimumContrast else { return nil }
         let halfway = (lo + hi) / 2
-        let local: [Double]? = window <= 0 ? nil : samples.indices.map { i in
-            let near = samples[max(0, i - window)...min(samples.count - 1, i + window)]
-            let a = near.min()!, b = near.max()!
-            return b - a >= localContrast * (hi - lo) ? (a + b) / 2 : halfway
-        }
+        let local: [Double]? = window <= 0 ? nil : {
+            let (lowest, highest) = samples.slidingExtremes(radius: window)
+            return samples.indices.map { i in
+                let a = lowest[i], b = highest[i]
+                return b - a >= localContrast * (hi - lo) ? (a + b) / 2 : halfway
+            }
+        }()
         var edges: [Double] = [], darkAfter: [Bool] = []
         for i in 1..<samples.count {
             let a = samples[i - 1] - (local?[i - 1] ?? halfway), b = samples[i] - (local?[i] ?? halfway)

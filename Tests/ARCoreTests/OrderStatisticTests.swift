@@ -22,4 +22,25 @@ final class OrderStatisticTests: XCTestCase {
             }
         }
     }
+
+    /// The least and greatest within each window are those of the window itself, for windows
+    /// reaching past both ends, runs of equal values, and rising and falling values.
+    func testSlidingExtremesAreEachWindowsOwn() {
+        var seed: UInt64 = 0x2545_F491_4F6C_DD1D
+        func next() -> UInt64 { seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407; return seed >> 33 }
+        for count in [1, 2, 3, 7, 50, 301] {
+            let random = (0..<count).map { _ in Double(next() % 9) }
+            for values in [random, random.sorted(), Array(random.sorted().reversed()), [Double](repeating: 2, count: count)] {
+                for radius in [0, 1, 2, 5, 400] {
+                    let (lowest, highest) = values.slidingExtremes(radius: radius)
+                    for i in values.indices {
+                        let window = values[max(0, i - radius)...min(count - 1, i + radius)]
+                        XCTAssertEqual(lowest[i], window.min(), "least at \(i), radius \(radius) of \(values)")
+                        XCTAssertEqual(highest[i], window.max(), "greatest at \(i), radius \(radius) of \(values)")
+                    }
+                }
+            }
+        }
+        XCTAssertTrue([Double]().slidingExtremes(radius: 3).lowest.isEmpty)
+    }
 }
