@@ -222,8 +222,9 @@ public final class ArBarcodeTrack: VideoFilterElement {
     }
 
     /// Of `detections`, those that start a track on their own: 2D codes, and 1D readings on at
-    /// least `confirm` scan lines (as the tracker counts them: at least one). A 1D reading on fewer waits for the whole scan, which holds it
-    /// again: taken from both, one frame's reading would count as two.
+    /// least `confirm` scan lines (as the tracker counts them: at least one). A 1D reading on fewer
+    /// waits for the whole scan, which holds it again: taken from both, one frame's reading would
+    /// count as two.
     static func startingAlone(_ detections: [Detection], confirm: Int) -> [Detection] {
         detections.filter { Detection.isSelfChecking(symbology: $0.symbology) || max(1, $0.quality) >= confirm }
     }
