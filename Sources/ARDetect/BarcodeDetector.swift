@@ -253,7 +253,10 @@ public final class BarcodeDetector {
         }
         let isAroundTracked = regions.map { _ in false } + aroundTracked.map { _ in true }
         regions += aroundTracked
-        let locatedDecodes = firstDecodes(regions, in: luma, aroundTracked: isAroundTracked, read: early.map { early in { i, codes in
+        // A frame that cannot wait for the whole scan (`early`): regions refining may cut are cut at
+        // once, so their pieces' codes are handed over with the region's own.
+        let (locatedDecodes, cutAlready) = firstDecodes(regions, in: luma, aroundTracked: isAroundTracked, cutting: early != nil,
+                                                        read: early.map { early in { i, codes in
             let sure = Self.earlyCodes(codes, skipping: skipping, aroundTracked: isAroundTracked[i])
             if !sure.isEmpty { early(sure) }
         } })
@@ -265,12 +268,12 @@ public final class BarcodeDetector {
         }
         var finishFused: ([Bool]) -> [[Detection]] = { _ in [] }
         let both = refined(groups: [regions, expected], decoded: locatedDecodes + expectedDecoded, in: luma, wholeFrame: true,
-                           unrecorded: isAroundTracked) {
+                           unrecorded: isAroundTracked, cutAlready: cutAlready) {
             finishFused = self.startFused(unread.map { regions[$0] }, in: luma)
         }
         let results = both[0]
         var expectedCodes: [Detection] = []
-        for codes in both[1] { merge(codes, into: &expectedCodes) }
+        for codes in both[1] { Self.merge(codes, into: &expectedCodes) }
         var found: [Detection] = []
         var located: [LocatedRegion] = []
         var read = results
@@ -285,7 +288,7 @@ public final class BarcodeDetector {
                 }
             } else {
                 // Tracked codes read again there are their re-decodes' business.
-                merge(Self.outside(skipping, codes), into: &found)
+                Self.merge(Self.outside(skipping, codes), into: &found)
             }
         }
         // A located region that a code read elsewhere covers (e.g. a 2D blob around a 1D code) is that
@@ -315,7 +318,7 @@ public final class BarcodeDetector {
     /// `wholeFrame`: the groups hold every region located on the frame (places not among them are
     /// forgotten by the miss ledger; else only the groups' places are updated).
     private func decodeRefined(groups: [[LocatedRegion]], in luma: LumaImage, wholeFrame: Bool = false) -> [[[Detection]]] {
-        refined(groups: groups, decoded: firstDecodes(groups.flatMap { $0 }, in: luma), in: luma, wholeFrame: wholeFrame)
+        refined(groups: groups, decoded: firstDecodes(groups.flatMap { $0 }, in: luma).decoded, in: luma, wholeFrame: wholeFrame)
     }
 
     /// The first decode of each of `regions`, in order, one batch on the pool: nothing where its
@@ -323,22 +326,74 @@ public final class BarcodeDetector {
     /// Where `aroundTracked[i]` (a blob wrapped around a tracked code, decoded on its turn only:
     /// `aroundTrackedTurn`), region `i` is scanned for 2D codes with the first pass only in video
     /// (`DetectorOptions.retryPassesEvery` > 0), whatever its place's misses.
-    /// `read(i, codes)` is called on the pool's thread as each region's decode ends.
-    private func firstDecodes(_ regions: [LocatedRegion], in luma: LumaImage, aroundTracked: [Bool] = [],
-                              read: ((Int, [Detection]) -> Void)? = nil) -> [[Detection]] {
+    /// `read(i, codes)` is called on the pool's thread with region `i`'s codes as its decode ends.
+    /// Where `cutting` (a frame that cannot wait for the whole scan), the best-scoring few regions
+    /// refining may cut (`cut`, `tallRegionsPerCall`) go first, and each is cut at once when its
+    /// first pass says so (`decodeCut`): its pieces' codes (`cut`, by region) are handed to `read`
+    /// with that pass's before the region's other passes.
+    private func firstDecodes(_ regions: [LocatedRegion], in luma: LumaImage, aroundTracked: [Bool] = [], cutting: Bool = false,
+                              read: ((Int, [Detection]) -> Void)? = nil) -> (decoded: [[Detection]], cut: [Int: [Detection]]) {
         let video = options.retryPassesEvery > 0
         let plans = regions.indices.map { i in
             i < aroundTracked.count && aroundTracked[i]
                 ? (firstPassOnly: video, linearInBlob: !video) : Self.firstPass(regions[i], ledger: misses, options: options)
         }
         let awake = regions.indices.filter { plans[$0] != nil }
+        let cutNow = !cutting ? [] : Set(awake.filter { i in
+            !(i < aroundTracked.count && aroundTracked[i]) && Self.cut(regions[i], read: []) != nil
+        }.sorted { (regions[$0].score, -$0) > (regions[$1].score, -$1) }.prefix(Self.tallRegionsPerCall))
         var decoded = [[Detection]](repeating: [], count: regions.count)
-        for (i, codes) in zip(awake, decode(awake.map { regions[$0] }, in: luma, firstPassOnly: awake.map { plans[$0]!.firstPassOnly },
-                                            linearInBlob: awake.map { plans[$0]!.linearInBlob },
-                                            read: read.map { read in { read(awake[$0], $1) } })) {
-            decoded[i] = codes
+        var cuts = [[Detection]?](repeating: nil, count: regions.count)
+        let decoders = decoders, all = options
+        decoded.withUnsafeMutableBufferPointer { out in
+            cuts.withUnsafeMutableBufferPointer { cutOut in
+                let (out, cutOut) = (out, cutOut)  // each index is written by one worker only
+                pool.run(count: awake.count, costliestFirst: { cutNow.contains(awake[$0]) ? .infinity : RegionDecoder.cost(regions[awake[$0]]) }) {
+                    worker, k in
+                    let i = awake[k], plan = plans[i]!, decoder = decoders[worker]
+                    let decode = { (firstPassOnly: Bool) in
+                        decoder.decode(regions[i], in: luma, options: firstPassOnly ? all.firstPassOnly : all, linearInBlob: plan.linearInBlob)
+                    }
+                    guard cutNow.contains(i) else {
+                        out[i] = decode(plan.firstPassOnly)
+                        read?(i, out[i])
+                        return
+                    }
+                    let glance = decode(true)
+                    var handed: [Detection] = []
+                    if let merged = Self.cut(regions[i], read: glance) {
+                        let pieces = Self.decodeCut(regions[i], merged: merged, decoder: decoder, in: luma, options: all)
+                        cutOut[i] = pieces
+                        handed = glance + pieces
+                        read?(i, handed)
+                    }
+                    out[i] = plan.firstPassOnly ? glance : decode(false)
+                    // Its codes not handed over with its pieces.
+                    var codes = handed
+                    Self.merge(out[i], into: &codes)
+                    read?(i, Array(codes[handed.count...]))
+                }
+            }
         }
-        return decoded
+        var cut: [Int: [Detection]] = [:]
+        for (i, codes) in cuts.enumerated() { if let codes { cut[i] = codes } }
+        return (decoded, cut)
+    }
+
+    /// The codes read in 1D region `r`'s pieces (`pieces`, `cut`) on `decoder`, one after
+    /// another, with the first pass (refining gives a tall region's halves every pass later); each
+    /// reading on one group of lines confirmed in narrower windows around it as refining confirms
+    /// readings (`confirmingWindows`).
+    private static func decodeCut(_ r: LocatedRegion, merged: Bool, decoder: RegionDecoder, in luma: LumaImage,
+                                  options: DetectorOptions) -> [Detection] {
+        var codes: [Detection] = []
+        for piece in pieces(of: r, merged: merged) { merge(decoder.decode(piece, in: luma, options: options.firstPassOnly), into: &codes) }
+        return codes.map { d in
+            for w in confirmingWindows(d, in: r) {
+                if let better = confirmation(of: d, in: [decoder.decode(w, in: luma, options: options)]) { return better }
+            }
+            return d
+        }
     }
 
     /// How `region` is first decoded on this call by the miss `ledger`: nil where its place rests
@@ -390,10 +445,13 @@ public final class BarcodeDetector {
     /// ledger and refined as `decodeRefined` says, each group's results apart. `recorded` is called
     /// once the ledger holds this call's misses, before the refining batches (`startFused`).
     /// Where `unrecorded[i]` (flattened; a blob around a tracked code, not decoded as its place's
-    /// misses say), region `i`'s place counts no miss.
+    /// misses say), region `i`'s place counts no miss. Regions in `cutAlready` (flattened) were
+    /// cut as their first pass ended (`firstDecodes`), with the first pass on their pieces: the
+    /// codes their pieces read join their results, and merged codes are not cut again.
     private func refined(groups: [[LocatedRegion]], decoded: [[Detection]], in luma: LumaImage, wholeFrame: Bool,
-                         unrecorded: [Bool] = [], recorded: () -> Void = {}) -> [[[Detection]]] {
+                         unrecorded: [Bool] = [], cutAlready: [Int: [Detection]] = [:], recorded: () -> Void = {}) -> [[[Detection]]] {
         let all = groups.flatMap { $0 }
+        let offsets = groups.indices.map { g in groups[..<g].reduce(0) { $0 + $1.count } }
         let every = options.retryPassesEvery
         if every > 0 {
             let read = decoded.indices.map { !decoded[$0].isEmpty || $0 < unrecorded.count && unrecorded[$0] }
@@ -406,58 +464,41 @@ public final class BarcodeDetector {
         // So is a located region of codes merged side by side (`mergedRows`), unread or read over
         // under half of it, with the first pass only: each strip line averages its bars over so long
         // that bars leaning a little against it blur away, which its pieces' shorter lines do not.
-        var cuts: [(g: Int, i: Int, firstPassOnly: Bool, windows: [LocatedRegion])] = []
+        var cuts: [(g: Int, i: Int, merged: Bool, windows: [LocatedRegion])] = []
         for (g, regions) in groups.enumerated() {
-            var split: [Int: Bool] = [:]  // region → whether its pieces get the first pass only
-            for i in results[g].indices where regions[i].kind == .linear {
-                let r = regions[i], q = r.quad
-                let height = q.topLeft.distance(to: q.bottomLeft)
-                // Not where a tracked code is expected: that region is around one code, and a half's
-                // reading would outline only part of it.
-                let merged = !r.expected && height >= Self.mergedRows * Double(RegionDecoder.stripRows) * r.moduleSize
-                if results[g][i].isEmpty, height >= Self.tallRegion * q.topLeft.distance(to: q.topRight) {
-                    split[i] = false
-                } else if merged, results[g][i].reduce(0, { $0 + q.share(inside: $1.quad) }) < 0.5 {
-                    split[i] = true
-                }
+            var split: [Int: Bool] = [:]  // region → whether it is cut as merged codes
+            for i in results[g].indices {
+                guard let merged = Self.cut(regions[i], read: results[g][i]) else { continue }
+                // Merged codes already cut as their first decode ended: the same pieces, the same pass.
+                if merged, cutAlready[offsets[g] + i] != nil { continue }
+                split[i] = merged
             }
             // The best-scoring few (ties in region order): big unread texture is common, merged codes are not.
             for i in split.keys.sorted(by: { (regions[$0].score, -$0) > (regions[$1].score, -$1) }).prefix(Self.tallRegionsPerCall).sorted() {
-                let q = regions[i].quad
-                // Merged codes: cut until the pieces' strip lines are under `mergedRows` modules tall.
-                var pieces = 2
-                if split[i]! {
-                    let lineModules = q.topLeft.distance(to: q.bottomLeft) / (Double(RegionDecoder.stripRows) * regions[i].moduleSize)
-                    while pieces < 8, lineModules / Double(pieces) >= Self.mergedRows { pieces *= 2 }
-                }
-                let across = (q.bottomLeft - q.topLeft) * (1 / Double(2 * pieces)), mid = q.topLeft + (q.topRight - q.topLeft) * 0.5
-                cuts.append((g, i, split[i]!, (0..<pieces).compactMap {
-                    regions[i].window(across: 1 / Double(pieces), around: mid + across * Double(2 * $0 + 1))
-                }))
+                cuts.append((g, i, split[i]!, Self.pieces(of: regions[i], merged: split[i]!)))
             }
         }
-        // At the region's own scale only: its module size was measured on the code's bars.
-        var atScale = options
-        atScale.upscale = false
-        atScale.downscale = false
-        let cutCodes = decode(cuts.flatMap(\.windows), in: luma, options: atScale,
-                              firstPassOnly: cuts.flatMap { h in h.windows.map { _ in h.firstPassOnly } })
+        let cutCodes = decode(cuts.flatMap(\.windows), in: luma, options: options.atRegionScale,
+                              firstPassOnly: cuts.flatMap { h in h.windows.map { _ in h.merged } })
         for (h, codes) in zip(cuts, Self.split(cutCodes, counts: cuts.map(\.windows.count))) {
-            for c in codes { merge(c, into: &results[h.g][h.i]) }
+            for c in codes { Self.merge(c, into: &results[h.g][h.i]) }
         }
         // A reading on one group of lines: narrower windows around it.
         var places: [(g: Int, i: Int, j: Int, windows: [LocatedRegion])] = []
         for (g, regions) in groups.enumerated() {
-            for (i, codes) in results[g].enumerated() where regions[i].kind == .linear {
-                for (j, d) in codes.enumerated() where !Detection.isSelfChecking(symbology: d.symbology) && d.quality < 2 {
-                    places.append((g, i, j, [0.5, 0.25, 0.125].compactMap { regions[i].window(across: $0, around: d.quad.center) }))
+            for (i, codes) in results[g].enumerated() {
+                for (j, d) in codes.enumerated() {
+                    let windows = Self.confirmingWindows(d, in: regions[i])
+                    if !windows.isEmpty { places.append((g, i, j, windows)) }
                 }
             }
         }
         for (p, tries) in zip(places, Self.split(decode(places.flatMap(\.windows), in: luma), counts: places.map(\.windows.count))) {
-            let d = results[p.g][p.i][p.j]
-            let better = tries.lazy.compactMap { $0.first { $0.symbology == d.symbology && $0.payload == d.payload && $0.quality >= 2 } }.first
-            if let better { results[p.g][p.i][p.j] = better }
+            if let better = Self.confirmation(of: results[p.g][p.i][p.j], in: tries) { results[p.g][p.i][p.j] = better }
+        }
+        // Codes read in the pieces of regions cut as their first decode ended, confirmed there already.
+        for (g, regions) in groups.enumerated() {
+            for i in regions.indices { if let codes = cutAlready[offsets[g] + i] { Self.merge(codes, into: &results[g][i]) } }
         }
         // A reading left without an outline (one scan line, its bars not followed) places nothing.
         return results.map { $0.map { $0.filter { !$0.quad.isDegenerate } } }
@@ -558,15 +599,55 @@ public final class BarcodeDetector {
     /// in one with lines of 12 modules; a quarter reads it.
     static let mergedRows = 6.0
 
+    /// How refining cuts 1D region `r` whose first decode read `codes` (`decodeRefined`): nil when
+    /// it is not cut, else whether it is cut as codes merged side by side (`mergedRows`: in pieces,
+    /// the first pass only) rather than as a tall region no pass read (in halves, every pass).
+    /// Never where a tracked code is expected: that region is around one code, and a piece's reading
+    /// would outline only part of it (a tall one no pass read is still cut).
+    static func cut(_ r: LocatedRegion, read codes: [Detection]) -> Bool? {
+        guard r.kind == .linear else { return nil }
+        let q = r.quad, height = q.topLeft.distance(to: q.bottomLeft)
+        if codes.isEmpty, height >= tallRegion * q.topLeft.distance(to: q.topRight) { return false }
+        if !r.expected, height >= mergedRows * Double(RegionDecoder.stripRows) * r.moduleSize,
+           codes.reduce(0, { $0 + q.share(inside: $1.quad) }) < 0.5 { return true }
+        return nil
+    }
+
+    /// Windows of 1D region `r` across its bars around its reading `d` (a half, a quarter, then an
+    /// eighth of its height), in which a reading on one group of lines is decoded again
+    /// (`decodeRefined`); none for a reading confirmed on this frame or a self-checking one.
+    static func confirmingWindows(_ d: Detection, in r: LocatedRegion) -> [LocatedRegion] {
+        guard r.kind == .linear, !Detection.isSelfChecking(symbology: d.symbology), d.quality < 2 else { return [] }
+        return [0.5, 0.25, 0.125].compactMap { r.window(across: $0, around: d.quad.center) }
+    }
+
+    /// The first reading, in `tries` (`confirmingWindows`' codes, in order), of `d`'s code on more
+    /// lines: confirmed on this frame.
+    static func confirmation(of d: Detection, in tries: [[Detection]]) -> Detection? {
+        tries.lazy.compactMap { $0.first { $0.symbology == d.symbology && $0.payload == d.payload && $0.quality >= 2 } }.first
+    }
+
+    /// The pieces `r` is cut into (`cut`): halves of a tall region; merged codes cut until the
+    /// pieces' strip lines are under `mergedRows` modules tall (at most eighths).
+    static func pieces(of r: LocatedRegion, merged: Bool) -> [LocatedRegion] {
+        let q = r.quad
+        var pieces = 2
+        if merged {
+            let lineModules = q.topLeft.distance(to: q.bottomLeft) / (Double(RegionDecoder.stripRows) * r.moduleSize)
+            while pieces < 8, lineModules / Double(pieces) >= mergedRows { pieces *= 2 }
+        }
+        let across = (q.bottomLeft - q.topLeft) * (1 / Double(2 * pieces)), mid = q.topLeft + (q.topRight - q.topLeft) * 0.5
+        return (0..<pieces).compactMap { r.window(across: 1 / Double(pieces), around: mid + across * Double(2 * $0 + 1)) }
+    }
+
     /// Places where regions went unread on the last calls (`DetectorOptions.retryPassesEvery`).
     private(set) var misses = MissLedger()
 
     /// Each of `regions` decoded on the pool; results in region order. Where `firstPassOnly[i]`,
     /// region `i` gets the first pass only; where `linearInBlob[i]` is false, a blob of texture is
     /// scanned for 2D codes only (`RegionDecoder.decode`).
-    /// `read(i, codes)` is called on the pool's thread as region `i`'s decode ends.
     private func decode(_ regions: [LocatedRegion], in luma: LumaImage, options: DetectorOptions? = nil,
-                        firstPassOnly: [Bool] = [], linearInBlob: [Bool] = [], read: ((Int, [Detection]) -> Void)? = nil) -> [[Detection]] {
+                        firstPassOnly: [Bool] = [], linearInBlob: [Bool] = []) -> [[Detection]] {
         var results = [[Detection]](repeating: [], count: regions.count)
         let options = options ?? self.options, decoders = decoders, first = options.firstPassOnly
         results.withUnsafeMutableBufferPointer { out in
@@ -574,7 +655,6 @@ public final class BarcodeDetector {
             pool.run(count: regions.count, costliestFirst: { RegionDecoder.cost(regions[$0]) }) { worker, i in
                 out[i] = decoders[worker].decode(regions[i], in: luma, options: i < firstPassOnly.count && firstPassOnly[i] ? first : options,
                                                  linearInBlob: i >= linearInBlob.count || linearInBlob[i])
-                read?(i, out[i])
             }
         }
         return results
@@ -587,7 +667,7 @@ public final class BarcodeDetector {
     /// reads another code confirms nothing.
     public func detect(_ luma: LumaImage, in regions: [Quad], kinds: [LocatedRegion.Kind]) -> [Detection] {
         var found: [Detection] = []
-        for codes in decodeRefined(measured(regions, kinds: kinds, in: luma), in: luma) { merge(codes, into: &found) }
+        for codes in decodeRefined(measured(regions, kinds: kinds, in: luma), in: luma) { Self.merge(codes, into: &found) }
         return found
     }
 
@@ -632,7 +712,7 @@ public final class BarcodeDetector {
             j != i && other.reach < h.reach && other.detection.payload != h.detection.payload
                 && other.detection.quad.contains(h.detection.quad.center)
         }) {
-            merge([h.detection], into: &found)
+            Self.merge([h.detection], into: &found)
         }
         guard options.maxRegions > 0 else { return found }
         var budget = options.maxRegions
@@ -642,7 +722,7 @@ public final class BarcodeDetector {
             if candidate.kind == .linear && !hasLinear { continue }
             budget -= 1
             let degrees = options.rotate && candidate.kind == .linear ? candidate.axisDegrees : 0
-            merge(scan(luma, region: candidate.quad, degrees: degrees, skipPlain: true), into: &found)
+            Self.merge(scan(luma, region: candidate.quad, degrees: degrees, skipPlain: true), into: &found)
         }
         return found
     }
@@ -655,7 +735,7 @@ public final class BarcodeDetector {
         for region in regions {
             let grown = region.grown(by: 1.25, plus: 8)
             let degrees = options.rotate ? region.rotationDegrees : 0
-            merge(scan(luma, region: grown, degrees: degrees, skipPlain: false), into: &found)
+            Self.merge(scan(luma, region: grown, degrees: degrees, skipPlain: false), into: &found)
         }
         return Self.checked(found, in: luma)
     }
@@ -764,7 +844,7 @@ public final class BarcodeDetector {
         }
     }
 
-    private func merge(_ new: [Detection], into found: inout [Detection]) {
+    private static func merge(_ new: [Detection], into found: inout [Detection]) {
         for n in new where !found.contains(where: {
             $0.symbology == n.symbology && $0.payload == n.payload
                 && $0.quad.center.distance(to: n.quad.center) <= max($0.quad.meanSide, n.quad.meanSide)
@@ -779,6 +859,17 @@ extension Quad {
     /// line whose bars could not be followed).
     var isDegenerate: Bool {
         (0..<4).allSatisfy { corners[$0].distance(to: corners[($0 + 1) % 4]) < 2 }
+    }
+}
+
+extension DetectorOptions {
+    /// These passes at a region's own scale only, for its pieces (`BarcodeDetector.pieces`): its
+    /// module size was measured on the code's bars.
+    var atRegionScale: DetectorOptions {
+        var o = self
+        o.upscale = false
+        o.downscale = false
+        return o
     }
 }
 

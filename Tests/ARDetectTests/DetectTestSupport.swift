@@ -84,3 +84,13 @@ extension LumaPlane {
         }
     }
 }
+
+/// The pixels of a binary PGM in `Tests/Fixtures`, checked to be `width` × `height`.
+func fixture(_ name: String, width: Int, height: Int) throws -> [UInt8] {
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/\(name)")
+    let file = try Data(contentsOf: url)
+    let header = Array("P5\n\(width) \(height)\n255\n".utf8)
+    XCTAssertEqual(Array(file.prefix(header.count)), header)
+    return Array(file.dropFirst(header.count))
+}

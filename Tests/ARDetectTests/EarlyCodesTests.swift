@@ -49,4 +49,33 @@ final class EarlyCodesTests: XCTestCase {
         XCTAssertTrue(symbologies.contains("QR-Code"), "\(symbologies)")
         XCTAssertTrue(symbologies.contains { !Detection.isSelfChecking(symbology: $0) }, "\(symbologies)")
     }
+
+    /// Camera frames' crops where a Code 128 card lies in a region of codes merged side by side
+    /// (camera seeds 31 and 7), read only by the region's pieces: handed over as the region's own
+    /// decode ends, not after every region's (refining's cut, which hands over nothing).
+    func testAMergedRegionsPiecesAreReadAndHandedOverWithTheRegion() throws {
+        for (name, width, height, card) in [("merged-1d-codes-read.pgm", 1110, 380, "C128-31-8"),
+                                            ("merged-1d-codes-tall.pgm", 820, 500, "C128-31-8"),
+                                            ("merged-1d-region.pgm", 624, 476, "C128-7-5")] {
+            let pixels = try fixture(name, width: width, height: height)
+            let options = DetectorOptions(locate: .regions, threads: 2)
+            let plain = try BarcodeDetector(options: options), early = try BarcodeDetector(options: options)
+            let box = HandedOver()
+            let (expected, scanned) = pixels.withUnsafeBytes { p in
+                let luma = LumaImage(base: p.baseAddress!, width: width, height: height, stride: width)
+                return (plain.scan(luma, skipping: [], expecting: [], kinds: []).result,
+                        early.scan(luma, skipping: [], expecting: [], kinds: [], early: { box.add($0) }).result)
+            }
+            XCTAssertTrue(expected.codes.contains { $0.text == card }, "\(name): \(expected.codes.map(\.text))")
+            XCTAssertEqual(scanned.codes, expected.codes, "\(name): the same result")
+            XCTAssertTrue(box.all.contains { $0.text == card && $0.quality >= 2 }, "\(name): \(box.all.map { "\($0.text) q\($0.quality)" }) handed over")
+            // A 1D reading on one group of lines may be replaced by a confirmed reading of the same code elsewhere on it.
+            for code in box.all {
+                let confirmed = Detection.isSelfChecking(symbology: code.symbology) || code.quality >= 2
+                XCTAssertTrue(scanned.codes.contains {
+                    $0.symbology == code.symbology && $0.payload == code.payload && (!confirmed || $0.quad.contains(code.quad.center))
+                }, "\(name): \(code.text) handed over, not reported there")
+            }
+        }
+    }
 }

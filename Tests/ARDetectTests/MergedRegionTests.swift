@@ -100,16 +100,6 @@ final class MergedRegionTests: XCTestCase {
         }.first ?? []
     }
 
-    /// The pixels of a binary PGM in `Tests/Fixtures`, checked to be `width` × `height`.
-    private func fixture(_ name: String, width: Int, height: Int) throws -> [UInt8] {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/\(name)")
-        let file = try Data(contentsOf: url)
-        let header = Array("P5\n\(width) \(height)\n255\n".utf8)
-        XCTAssertEqual(Array(file.prefix(header.count)), header)
-        return Array(file.dropFirst(header.count))
-    }
-
     /// A frame of a camera-like clip (H.264, motion blur): a blurred QR code half under a tracked
     /// Code 128 card. The localizer does not outline it by its finder patterns: only a blob of
     /// texture around both holds it. Returns a scan of it (the codes' text) and the QR code's text.
