@@ -112,7 +112,8 @@ public final class BarcodeDetector {
     /// The codes found (not those `expected`) are checked (`checked`: EAN-13 and UPC-A misreads
     /// dropped or corrected, Code 128's FNC4 read).
     /// `early`, with `locate=regions` or `auto`: called with each located region's codes as soon as
-    /// its first decode reads them, checked alike, for a caller that cannot wait for the whole scan
+    /// its first decode reads them (a region cut at once, `firstDecodes`, in two calls: its pieces'
+    /// codes first), checked alike, for a caller that cannot wait for the whole scan
     /// (`earlyCodes`); the result holds them too. It runs on the detector's threads, several at once.
     public func scan(_ luma: LumaImage, skipping: [KnownCode], expecting regions: [Quad], kinds: [LocatedRegion.Kind],
                      halvings: [LumaPlane] = [], early: (([Detection]) -> Void)? = nil) -> (result: DetectorResult, expected: [Detection]) {
@@ -328,11 +329,13 @@ public final class BarcodeDetector {
     /// (`DetectorOptions.retryPassesEvery` > 0), whatever its place's misses.
     /// `read(i, codes)` is called on the pool's thread with region `i`'s codes as its decode ends.
     /// Where `cutting` (a frame that cannot wait for the whole scan), the best-scoring few regions
-    /// refining may cut (`cut`, `tallRegionsPerCall`) go first, and each is cut at once when its
-    /// first pass says so (`decodeCut`): its pieces' codes (`cut`, by region) are handed to `read`
-    /// with that pass's before the region's other passes.
+    /// refining may cut (`cut`, `tallRegionsPerCall`) are handed out first (on a pool of two or
+    /// more threads, with more than two regions; in region order), and each is cut at once when its
+    /// first pass says so (`decodeCut`): the codes of that pass and of its pieces go to `read`
+    /// before the region's other passes, and to `cut`, by region, with how it was cut.
     private func firstDecodes(_ regions: [LocatedRegion], in luma: LumaImage, aroundTracked: [Bool] = [], cutting: Bool = false,
-                              read: ((Int, [Detection]) -> Void)? = nil) -> (decoded: [[Detection]], cut: [Int: [Detection]]) {
+                              read: ((Int, [Detection]) -> Void)? = nil)
+        -> (decoded: [[Detection]], cut: [Int: (merged: Bool, codes: [Detection])]) {
         let video = options.retryPassesEvery > 0
         let plans = regions.indices.map { i in
             i < aroundTracked.count && aroundTracked[i]
@@ -343,7 +346,7 @@ public final class BarcodeDetector {
             !(i < aroundTracked.count && aroundTracked[i]) && Self.cut(regions[i], read: []) != nil
         }.sorted { (regions[$0].score, -$0) > (regions[$1].score, -$1) }.prefix(Self.tallRegionsPerCall))
         var decoded = [[Detection]](repeating: [], count: regions.count)
-        var cuts = [[Detection]?](repeating: nil, count: regions.count)
+        var cuts = [(merged: Bool, codes: [Detection])?](repeating: nil, count: regions.count)
         let decoders = decoders, all = options
         decoded.withUnsafeMutableBufferPointer { out in
             cuts.withUnsafeMutableBufferPointer { cutOut in
@@ -362,9 +365,8 @@ public final class BarcodeDetector {
                     let glance = decode(true)
                     var handed: [Detection] = []
                     if let merged = Self.cut(regions[i], read: glance) {
-                        let pieces = Self.decodeCut(regions[i], merged: merged, decoder: decoder, in: luma, options: all)
-                        cutOut[i] = pieces
-                        handed = glance + pieces
+                        handed = Self.decodeCut(regions[i], merged: merged, glance: glance, decoder: decoder, in: luma, options: all)
+                        cutOut[i] = (merged, handed)
                         read?(i, handed)
                     }
                     out[i] = plan.firstPassOnly ? glance : decode(false)
@@ -375,18 +377,19 @@ public final class BarcodeDetector {
                 }
             }
         }
-        var cut: [Int: [Detection]] = [:]
-        for (i, codes) in cuts.enumerated() { if let codes { cut[i] = codes } }
+        var cut: [Int: (merged: Bool, codes: [Detection])] = [:]
+        for (i, c) in cuts.enumerated() { if let c { cut[i] = c } }
         return (decoded, cut)
     }
 
-    /// The codes read in 1D region `r`'s pieces (`pieces`, `cut`) on `decoder`, one after
-    /// another, with the first pass (refining gives a tall region's halves every pass later); each
-    /// reading on one group of lines confirmed in narrower windows around it as refining confirms
-    /// readings (`confirmingWindows`).
-    private static func decodeCut(_ r: LocatedRegion, merged: Bool, decoder: RegionDecoder, in luma: LumaImage,
+    /// `glance` (1D region `r`'s first pass) with the codes read in its pieces (`pieces`, `cut`) on
+    /// `decoder`, one after another, with the first pass (refining may give a tall region's halves
+    /// every pass later); each reading on one group of lines confirmed in narrower windows around
+    /// it as refining confirms readings (`confirmingWindows`).
+    private static func decodeCut(_ r: LocatedRegion, merged: Bool, glance: [Detection], decoder: RegionDecoder, in luma: LumaImage,
                                   options: DetectorOptions) -> [Detection] {
         var codes: [Detection] = []
+        merge(glance, into: &codes)
         for piece in pieces(of: r, merged: merged) { merge(decoder.decode(piece, in: luma, options: options.firstPassOnly), into: &codes) }
         return codes.map { d in
             for w in confirmingWindows(d, in: r) {
@@ -447,9 +450,10 @@ public final class BarcodeDetector {
     /// Where `unrecorded[i]` (flattened; a blob around a tracked code, not decoded as its place's
     /// misses say), region `i`'s place counts no miss. Regions in `cutAlready` (flattened) were
     /// cut as their first pass ended (`firstDecodes`), with the first pass on their pieces: the
-    /// codes their pieces read join their results, and merged codes are not cut again.
+    /// codes read then join their results, and merged codes cut as such are not cut again.
     private func refined(groups: [[LocatedRegion]], decoded: [[Detection]], in luma: LumaImage, wholeFrame: Bool,
-                         unrecorded: [Bool] = [], cutAlready: [Int: [Detection]] = [:], recorded: () -> Void = {}) -> [[[Detection]]] {
+                         unrecorded: [Bool] = [], cutAlready: [Int: (merged: Bool, codes: [Detection])] = [:],
+                         recorded: () -> Void = {}) -> [[[Detection]]] {
         let all = groups.flatMap { $0 }
         let offsets = groups.indices.map { g in groups[..<g].reduce(0) { $0 + $1.count } }
         let every = options.retryPassesEvery
@@ -469,8 +473,8 @@ public final class BarcodeDetector {
             var split: [Int: Bool] = [:]  // region → whether it is cut as merged codes
             for i in results[g].indices {
                 guard let merged = Self.cut(regions[i], read: results[g][i]) else { continue }
-                // Merged codes already cut as their first decode ended: the same pieces, the same pass.
-                if merged, cutAlready[offsets[g] + i] != nil { continue }
+                // Merged codes already cut as such as their first pass ended: the same pieces, the same pass.
+                if merged, cutAlready[offsets[g] + i]?.merged == true { continue }
                 split[i] = merged
             }
             // The best-scoring few (ties in region order): big unread texture is common, merged codes are not.
@@ -496,9 +500,9 @@ public final class BarcodeDetector {
         for (p, tries) in zip(places, Self.split(decode(places.flatMap(\.windows), in: luma), counts: places.map(\.windows.count))) {
             if let better = Self.confirmation(of: results[p.g][p.i][p.j], in: tries) { results[p.g][p.i][p.j] = better }
         }
-        // Codes read in the pieces of regions cut as their first decode ended, confirmed there already.
+        // Codes read as regions were cut at once, confirmed there already.
         for (g, regions) in groups.enumerated() {
-            for i in regions.indices { if let codes = cutAlready[offsets[g] + i] { Self.merge(codes, into: &results[g][i]) } }
+            for i in regions.indices { if let c = cutAlready[offsets[g] + i] { Self.merge(c.codes, into: &results[g][i]) } }
         }
         // A reading left without an outline (one scan line, its bars not followed) places nothing.
         return results.map { $0.map { $0.filter { !$0.quad.isDegenerate } } }
@@ -587,8 +591,10 @@ public final class BarcodeDetector {
     /// A 1D region at least this tall (across the bars) for its length, that no pass read, is
     /// decoded again half by half (`decodeRefined`): taller than most codes' bars.
     static let tallRegion = 0.6
-    /// Tall unread regions decoded half by half per call, best score first (each costs up to two
-    /// more sets of passes; without a limit 7 % more instructions on the camera clips).
+    /// Regions refining cuts per call (`cut`: tall unread regions, merged codes), best score first
+    /// (each costs up to two more sets of passes; without a limit 7 % more instructions on the
+    /// camera clips). A frame that cannot wait for the whole scan cuts as many more at once
+    /// (`firstDecodes`).
     static let tallRegionsPerCall = 2
     /// A 1D region whose strip lines (`RegionDecoder.stripRows` across it) are each this many of its
     /// modules tall or more is taken for codes merged side by side (a code's own bars, even tall

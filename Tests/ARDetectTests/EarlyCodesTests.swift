@@ -17,8 +17,8 @@ private final class HandedOver: @unchecked Sendable {  // `codes` is guarded by 
 }
 
 /// `scan(…, early:)` hands over each located region's codes as its first decode reads them, for a
-/// frame that cannot wait for the whole scan: only codes the scan reports, none of a tracked code,
-/// and the scan's result is the same as without it.
+/// frame that cannot wait for the whole scan: only codes the scan reports, none of a tracked code.
+/// On these frames the scan's result is the same as without it (a region cut at once may add codes).
 final class EarlyCodesTests: XCTestCase {
     func testCodesHandedOverEarlyAreCodesTheScanReportsAndNotTrackedOnes() throws {
         let clip = try CodeClip(CodeClipOptions(width: 640, height: 360, seed: 1))
