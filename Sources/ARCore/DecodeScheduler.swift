@@ -50,9 +50,9 @@ public struct DecodeCadence: Sendable, Equatable {
 
 /// How long a frame waits for the decode in flight, so that its readings reach the frame they
 /// were made on rather than the next: up to `budgetMilliseconds` (never more than `frameShare` of
-/// a frame, so the streaming thread keeps up), and only for a job expected to end within that, by
-/// the recent jobs of its kind. A job expected to take longer (a 4K full scan) is not waited for at
-/// all: the frame goes on at once and the reading is carried to a later frame.
+/// a frame, so the streaming thread keeps up), and only for a job expected to end within `overrun`
+/// of that, by the recent jobs of its kind. A job expected to take longer (a 4K full scan) is not
+/// waited for at all: the frame goes on at once and the reading is carried to a later frame.
 public struct DecodeWait: Sendable, Equatable {
     /// Longest wait on one frame, milliseconds; 0: never wait.
     public var budgetMilliseconds: Double
@@ -64,6 +64,11 @@ public struct DecodeWait: Sendable, Equatable {
     static let newestWeight = 0.25
     /// Largest share of a frame's duration spent waiting.
     public static let frameShare = 0.5
+    /// A job expected to end within this multiple of the longest wait is waited for (never longer
+    /// than the longest wait): a full scan hands over the codes it has read as it goes
+    /// (`DecodeScheduler.takeParts`), so a job that ends just after the wait still gives the frame
+    /// most of its codes.
+    public static let overrun = 1.1
 
     public init(budgetMilliseconds: Double, frameMilliseconds: Double? = nil) {
         self.budgetMilliseconds = budgetMilliseconds
@@ -81,10 +86,10 @@ public struct DecodeWait: Sendable, Equatable {
     }
 
     /// Milliseconds to wait for a job of `kind` that has run for `elapsed` ms: the longest wait when
-    /// the job is expected to end within it (a kind not seen yet is), else 0.
+    /// the job is expected to end within `overrun` of it (a kind not seen yet is), else 0.
     public func wait(for kind: DecodeKind, elapsed: Double) -> Double {
         let longest = longestMilliseconds
-        guard longest > 0, (expected[kind] ?? 0) - elapsed <= longest else { return 0 }
+        guard longest > 0, (expected[kind] ?? 0) - elapsed <= longest * Self.overrun else { return 0 }
         return longest
     }
 }

@@ -249,10 +249,20 @@ final class DecodeWaitTests: XCTestCase {
     func testTheExpectedLengthFollowsTheRecentJobs() {
         var wait = DecodeWait(budgetMilliseconds: 16)
         wait.finished(.full, milliseconds: 40)
-        for _ in 0..<5 { wait.finished(.full, milliseconds: 10) }
-        XCTAssertEqual(wait.wait(for: .full, elapsed: 0), 0, "40 → 17 ms after five jobs of 10 ms")
+        for _ in 0..<4 { wait.finished(.full, milliseconds: 10) }
+        XCTAssertEqual(wait.wait(for: .full, elapsed: 0), 0, "40 → 19.5 ms after four jobs of 10 ms")
         wait.finished(.full, milliseconds: 10)
-        XCTAssertEqual(wait.wait(for: .full, elapsed: 0), 16, "15.3 ms")
+        XCTAssertEqual(wait.wait(for: .full, elapsed: 0), 16, "17.1 ms")
+    }
+
+    /// Jobs that end just after the budget (a 1080p scan while new codes come into view) are still
+    /// waited for: a full scan hands over the codes it has read when the wait ends.
+    func testJobsEndingJustAfterTheBudgetAreStillWaitedFor() {
+        var wait = DecodeWait(budgetMilliseconds: 16)
+        for length in [16.4, 16.3, 17.9] { wait.finished(.full, milliseconds: length) }
+        XCTAssertEqual(wait.wait(for: .full, elapsed: 0), 16, "16.7 ms expected; the wait is never longer than the budget")
+        for _ in 0..<3 { wait.finished(.full, milliseconds: 21) }
+        XCTAssertEqual(wait.wait(for: .full, elapsed: 0), 0, "19.2 ms expected: a 4K full scan")
     }
 
     func testAWaitNeverExceedsHalfAFrame() {

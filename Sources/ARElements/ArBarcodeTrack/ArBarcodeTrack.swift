@@ -94,7 +94,7 @@ public final class ArBarcodeTrack: VideoFilterElement {
               \.redecodeInterval, range: 1...30),
         .double("async-wait", "Async wait",
                 "Async: longest time in milliseconds the streaming thread waits on a frame for the worker's decode in flight "
-                    + "(at most half a frame), when recent decodes of its kind ended within it: its readings then reach this frame "
+                    + "(at most half a frame), when recent decodes of its kind ended within it or a tenth after it: its readings then reach this frame "
                     + "instead of a later one, and new codes are drawn on the frame they appear on. Decodes expected to take longer "
                     + "are not waited for. 0: never waits",
                 \.asyncWaitMilliseconds, range: 0...1000),
