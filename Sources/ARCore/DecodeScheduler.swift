@@ -50,9 +50,10 @@ public struct DecodeCadence: Sendable, Equatable {
 
 /// How long a frame waits for the decode in flight, so that its readings reach the frame they
 /// were made on rather than the next: up to `budgetMilliseconds` (never more than `frameShare` of
-/// a frame, so the streaming thread keeps up), and only for a job expected to end within `overrun`
-/// of that, by the recent jobs of its kind. A job expected to take longer (a 4K full scan) is not
-/// waited for at all: the frame goes on at once and the reading is carried to a later frame.
+/// a frame, so the streaming thread keeps up), and only for a job expected, by the recent jobs of
+/// its kind, to end within that (a full scan: within `overrun` times that). A job expected to take
+/// longer (a 4K full scan) is not waited for at all: the frame goes on at once and the reading is
+/// carried to a later frame.
 public struct DecodeWait: Sendable, Equatable {
     /// Longest wait on one frame, milliseconds; 0: never wait.
     public var budgetMilliseconds: Double
@@ -64,10 +65,10 @@ public struct DecodeWait: Sendable, Equatable {
     static let newestWeight = 0.25
     /// Largest share of a frame's duration spent waiting.
     public static let frameShare = 0.5
-    /// A job expected to end within this multiple of the longest wait is waited for (never longer
-    /// than the longest wait): a full scan hands over the codes it has read as it goes
-    /// (`DecodeScheduler.takeParts`), so a job that ends just after the wait still gives the frame
-    /// most of its codes.
+    /// A full scan expected to end within this multiple of the longest wait is waited for (never
+    /// longer than the longest wait): it hands over the codes its regions' first decodes have read
+    /// (`DecodeScheduler.takeResultOrParts`), so one that ends just after the wait still gives the
+    /// frame the codes read by then. (Region jobs hand over nothing.)
     public static let overrun = 1.1
 
     public init(budgetMilliseconds: Double, frameMilliseconds: Double? = nil) {
@@ -86,10 +87,12 @@ public struct DecodeWait: Sendable, Equatable {
     }
 
     /// Milliseconds to wait for a job of `kind` that has run for `elapsed` ms: the longest wait when
-    /// the job is expected to end within `overrun` of it (a kind not seen yet is), else 0.
+    /// the job's expected remaining time (its expected length less `elapsed`) is within it (a full
+    /// scan: within `overrun` times it; a kind not seen yet is), else 0.
     public func wait(for kind: DecodeKind, elapsed: Double) -> Double {
         let longest = longestMilliseconds
-        guard longest > 0, (expected[kind] ?? 0) - elapsed <= longest * Self.overrun else { return 0 }
+        let within = kind == .full ? longest * Self.overrun : longest
+        guard longest > 0, (expected[kind] ?? 0) - elapsed <= within else { return 0 }
         return longest
     }
 }
@@ -167,14 +170,20 @@ public final class DecodeScheduler<Output: Sendable>: @unchecked Sendable {  // 
         }
     }
 
-    /// The finished result, waiting for it until `deadline` while a decode is in flight (once).
-    /// Returns at once when a result waits or nothing is in flight.
-    public func takeResult(waitingUntil deadline: Date) -> Output? {
+    /// The finished result, waiting for it until `deadline` while a decode is in flight (once);
+    /// when the wait ends without it, the parts handed over so far instead (`takeParts`). One step
+    /// under the lock: a decode that ends as the wait ends gives its result or its parts, never
+    /// neither. Returns at once when a result waits or nothing is in flight.
+    public func takeResultOrParts(waitingUntil deadline: Date) -> (result: Output?, parts: [Output]) {
         condition.lock()
         defer { condition.unlock() }
         while state.result == nil, state.busy, !state.stopped, condition.wait(until: deadline) {}
-        defer { state.result = nil }
-        return state.result
+        if let result = state.result {
+            state.result = nil
+            return (result, [])
+        }
+        defer { state.parts = [] }
+        return (nil, state.parts)
     }
 
     /// Whether a decode is in flight (submitted, neither finished nor dropped).

@@ -154,7 +154,7 @@ final class DecodeSchedulerTests: XCTestCase {
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.02) { executor.runNext() }
         // Only the worker's wake-up ends this wait before its deadline, a minute away.
         let deadline = Date(timeIntervalSinceNow: 60)
-        XCTAssertEqual(scheduler.takeResult(waitingUntil: deadline), 4)
+        XCTAssertEqual(scheduler.takeResultOrParts(waitingUntil: deadline).result, 4)
         XCTAssertLessThan(Date(), deadline, "woken by the result")
         XCTAssertNil(scheduler.takeResult(), "collected once")
     }
@@ -179,6 +179,34 @@ final class DecodeSchedulerTests: XCTestCase {
         XCTAssertEqual(taken.parts, [[10], [11, 12], []])
         XCTAssertEqual(scheduler.takeParts(), [], "13: stored with the result")
         XCTAssertEqual(scheduler.takeResult(), 99)
+    }
+
+    /// A wait that ends before the decode does returns the parts handed over so far (taken); one
+    /// that the decode outlasts returns its result alone (the result holds the parts).
+    func testAWaitThatEndsFirstReturnsThePartsHandedOverSoFar() {
+        let scheduler = scheduler, executor = executor
+        let published = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), ended = DispatchSemaphore(value: 0)
+        XCTAssertTrue(scheduler.submit { publish in
+            publish(7)
+            published.signal()
+            release.wait()
+            publish(8)
+            return 99
+        })
+        DispatchQueue.global().async {
+            executor.runNext()
+            ended.signal()
+        }
+        published.wait()
+        let first = scheduler.takeResultOrParts(waitingUntil: Date(timeIntervalSinceNow: 0.01))
+        XCTAssertNil(first.result)
+        XCTAssertEqual(first.parts, [7])
+        XCTAssertEqual(scheduler.takeParts(), [], "taken once")
+        release.signal()
+        ended.wait()
+        let second = scheduler.takeResultOrParts(waitingUntil: Date(timeIntervalSinceNow: 60))
+        XCTAssertEqual(second.result, 99)
+        XCTAssertEqual(second.parts, [], "8: stored with the result")
     }
 
     /// A flush drops the parts of the decode in progress, those handed over after it too.
@@ -211,21 +239,21 @@ final class DecodeSchedulerTests: XCTestCase {
 
     func testAWaitForWorkThatNeverRunsEndsAtTheDeadlineWithNothing() {
         XCTAssertTrue(submit(1))
-        XCTAssertNil(scheduler.takeResult(waitingUntil: Date(timeIntervalSinceNow: 0.01)))
+        XCTAssertNil(scheduler.takeResultOrParts(waitingUntil: Date(timeIntervalSinceNow: 0.01)).result)
         XCTAssertTrue(scheduler.isBusy, "the work is still in flight")
     }
 
     func testAWaitReturnsAtOnceWithAResultOrWithNothingInFlight() {
         // Deadlines a minute away, none of them reached.
         let deadline = Date(timeIntervalSinceNow: 60)
-        XCTAssertNil(scheduler.takeResult(waitingUntil: deadline), "nothing submitted")
+        XCTAssertNil(scheduler.takeResultOrParts(waitingUntil: deadline).result, "nothing submitted")
         XCTAssertTrue(submit(2))
         executor.runNext()
-        XCTAssertEqual(scheduler.takeResult(waitingUntil: deadline), 2)
+        XCTAssertEqual(scheduler.takeResultOrParts(waitingUntil: deadline).result, 2)
         // A cancelled decode frees the wait as well.
         XCTAssertTrue(submit(3))
         scheduler.cancel()
-        XCTAssertNil(scheduler.takeResult(waitingUntil: deadline))
+        XCTAssertNil(scheduler.takeResultOrParts(waitingUntil: deadline).result)
         XCTAssertLessThan(Date(), deadline)
     }
 }
@@ -237,7 +265,7 @@ final class DecodeWaitTests: XCTestCase {
         XCTAssertEqual(DecodeWait(budgetMilliseconds: 0).wait(for: .full, elapsed: 0), 0, "0: never waits")
     }
 
-    func testAJobExpectedToTakeLongerThanTheBudgetIsNotWaitedFor() {
+    func testAJobExpectedToTakeLongerThanATenthPastTheBudgetIsNotWaitedFor() {
         var wait = DecodeWait(budgetMilliseconds: 16)
         wait.finished(.full, milliseconds: 40)
         wait.finished(.regions, milliseconds: 3)
@@ -260,7 +288,7 @@ final class DecodeWaitTests: XCTestCase {
     func testJobsEndingJustAfterTheBudgetAreStillWaitedFor() {
         var wait = DecodeWait(budgetMilliseconds: 16)
         for length in [16.4, 16.3, 17.9] { wait.finished(.full, milliseconds: length) }
-        XCTAssertEqual(wait.wait(for: .full, elapsed: 0), 16, "16.7 ms expected; the wait is never longer than the budget")
+        XCTAssertEqual(wait.wait(for: .full, elapsed: 0), 16, "16.8 ms expected; the wait is never longer than the budget")
         for _ in 0..<3 { wait.finished(.full, milliseconds: 21) }
         XCTAssertEqual(wait.wait(for: .full, elapsed: 0), 0, "19.2 ms expected: a 4K full scan")
     }
@@ -268,6 +296,14 @@ final class DecodeWaitTests: XCTestCase {
     func testAWaitNeverExceedsHalfAFrame() {
         XCTAssertEqual(DecodeWait(budgetMilliseconds: 16, frameMilliseconds: 1000.0 / 60).wait(for: .full, elapsed: 0), 500.0 / 60, accuracy: 1e-9)
         XCTAssertEqual(DecodeWait(budgetMilliseconds: 16, frameMilliseconds: 40).longestMilliseconds, 16)
+        var sixty = DecodeWait(budgetMilliseconds: 16, frameMilliseconds: 1000.0 / 60)
+        sixty.finished(.full, milliseconds: 9)
+        sixty.finished(.regions, milliseconds: 9)
+        XCTAssertEqual(sixty.wait(for: .full, elapsed: 0), 500.0 / 60, accuracy: 1e-9, "9 ms: within a tenth past 8.3")
+        XCTAssertEqual(sixty.wait(for: .regions, elapsed: 0), 0, "region jobs hand over nothing early: no tenth")
+        sixty.finished(.full, milliseconds: 13)
+        XCTAssertEqual(sixty.wait(for: .full, elapsed: 0), 0, "10 ms expected")
+        XCTAssertEqual(sixty.wait(for: .full, elapsed: 2), 500.0 / 60, accuracy: 1e-9, "8 ms left")
     }
 }
 

@@ -31,8 +31,8 @@ public enum DetectMode: Int32, PropertyEnum {
 /// around each track on its turn (every `redecode-interval` frames), all on the streaming thread.
 /// `async`: a worker thread decodes the whole frame (at most every `detect-interval` frames) with
 /// the re-decodes around the tracks due in the same job, and between full-frame decodes the
-/// re-decodes alone. A frame waits for its job up to `async-wait` when the recent jobs ended within
-/// that (`DecodeWait`); a result that arrives later, at frame N+k, is carried forward by the tracked
+/// re-decodes alone. A frame waits for its job up to `async-wait` when the recent jobs say it should
+/// end within that, or a tenth after it for a full scan (`DecodeWait`); a result that arrives later, at frame N+k, is carried forward by the tracked
 /// motion. Every live track is reported on every frame.
 public final class ArBarcodeTrack: VideoFilterElement {
     public struct Settings: Sendable {
@@ -94,7 +94,8 @@ public final class ArBarcodeTrack: VideoFilterElement {
               \.redecodeInterval, range: 1...30),
         .double("async-wait", "Async wait",
                 "Async: longest time in milliseconds the streaming thread waits on a frame for the worker's decode in flight "
-                    + "(at most half a frame), when recent decodes of its kind ended within it or a tenth after it: its readings then reach this frame "
+                    + "(at most half a frame), when decodes of its kind are expected, from the recent ones, to end within it (full-frame "
+                    + "decodes: or a tenth after it, as they hand over what they have read when the wait ends): its readings then reach this frame "
                     + "instead of a later one, and new codes are drawn on the frame they appear on. Decodes expected to take longer "
                     + "are not waited for. 0: never waits",
                 \.asyncWaitMilliseconds, range: 0...1000),
@@ -263,13 +264,18 @@ public final class ArBarcodeTrack: VideoFilterElement {
                 state.inFlight = (kind, DispatchTime.now().uptimeNanoseconds)
             }
             state.wait.budgetMilliseconds = s.asyncWaitMilliseconds
+            // A full scan still running when the wait ends: the codes it has read so far, taken as the
+            // wait ends (a job ending just after would otherwise hold them until a later frame).
+            var parts: [TrackDecodeWorker.Result] = []
             if let flight = state.inFlight {
                 let elapsed = Double(DispatchTime.now().uptimeNanoseconds - flight.since) / 1e6
                 let wait = state.wait.wait(for: flight.kind, elapsed: elapsed)
-                if let result = worker.takeResult(waitingUntil: Date(timeIntervalSinceNow: wait / 1000)) {
+                let taken = worker.takeResultOrParts(waitingUntil: Date(timeIntervalSinceNow: wait / 1000))
+                if let result = taken.result {
                     results.append((result, state.jobPyramid))
                     state.inFlight = nil
                 }
+                parts = taken.parts
             }
             for (result, _) in results { state.wait.finished(result.full ? .full : .regions, milliseconds: result.milliseconds) }
             // A full scan of this frame stands for an earlier result; region re-decodes are added to it,
@@ -285,15 +291,13 @@ public final class ArBarcodeTrack: VideoFilterElement {
                 cat.log(.log, element.object, "worker: \(found.count) codes from frame \(result.frame) (\(result.full ? "full" : "regions"), \(Int(result.milliseconds)) ms), \(carried.count) carried to \(stage.frameIndex)")
             }
             if let located { state.located = located }
-            // A full scan still running: the codes it has read so far (`TrackDecodeWorker.takeParts`)
-            // that a track starts from alone; its whole result, on a later frame, holds them again.
-            if state.inFlight != nil {
-                for part in worker.takeParts() {
-                    let found = Self.startingAlone(part.detections, confirm: s.tracking.confirm)
-                    let carried = stage.carry(found, from: part.frame, pyramid: state.jobPyramid)
-                    detections += carried
-                    cat.log(.log, element.object, "worker: \(found.count) codes read early in frame \(part.frame)'s scan, \(carried.count) carried to \(stage.frameIndex)")
-                }
+            // Of the parts, the codes a track starts from alone; the whole result, on a later frame,
+            // holds them again.
+            for part in parts {
+                let found = Self.startingAlone(part.detections, confirm: s.tracking.confirm)
+                let carried = stage.carry(found, from: part.frame, pyramid: state.jobPyramid)
+                detections += carried
+                cat.log(.log, element.object, "worker: \(found.count) codes read early in frame \(part.frame)'s scan, \(carried.count) carried to \(stage.frameIndex)")
             }
         } else {
             let plane = stage.current?.levels[0] ?? LumaPlane(copying: luma)

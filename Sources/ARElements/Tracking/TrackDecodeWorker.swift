@@ -53,7 +53,7 @@ final class TrackDecodeWorker: @unchecked Sendable {  // The decoder and `decode
 
     /// A worker decoding with `decoder` on `executor`; by default a thread of its own named
     /// `arbarcodetrack`, at `niceness`. `partHandedOver`: called on a decoding thread after each
-    /// part of a job is handed over (`takeParts`).
+    /// part of a job is handed over (`takeResultOrParts`).
     init(decoder: TrackDecoder, executor: (any DecodeExecutor)? = nil, partHandedOver: (@Sendable () -> Void)? = nil) {
         self.decoder = decoder
         self.partHandedOver = partHandedOver
@@ -68,21 +68,16 @@ final class TrackDecodeWorker: @unchecked Sendable {  // The decoder and `decode
         return scheduler.submit { [self, stamped] publish in decode(stamped, publish: publish) }
     }
 
-    /// Codes a full scan in flight has read so far and not yet handed over (`BarcodeDetector.scan`'s
-    /// `early`), each part a result of the job's frame with `detections` only; none once the
-    /// job's result is stored.
-    func takeParts() -> [Result] {
-        scheduler.takeParts()
-    }
-
     /// The finished result, if any (once).
     func takeResult() -> Result? {
         scheduler.takeResult()
     }
 
-    /// The finished result (once), waiting for the decode in flight until `deadline`.
-    func takeResult(waitingUntil deadline: Date) -> Result? {
-        scheduler.takeResult(waitingUntil: deadline)
+    /// The finished result (once), waiting for the decode in flight until `deadline`; when the wait
+    /// ends without it, the codes a full scan in flight has read so far and not yet handed over
+    /// (`BarcodeDetector.scan`'s `early`), each part a result of the job's frame with `detections` only.
+    func takeResultOrParts(waitingUntil deadline: Date) -> (result: Result?, parts: [Result]) {
+        scheduler.takeResultOrParts(waitingUntil: deadline)
     }
 
     /// Drops the pending result and the one being computed (flush, seek, caps change); the first
