@@ -56,7 +56,7 @@ struct TrackBench {
         turn and takes each one's timing columns from its fastest run (their other columns are the
         same in every run); --late-detail lists the first three live frames
         and each late one (to stderr): when the source pushed it and the time spent in arbarcodetrack,
-        after its timestamp, each id switch, each code a row missed on a frame and each vanished code it drew. --keep keeps the clip, its truth and every row's JSON Lines
+        after its timestamp, each id switch, each code a row missed on a frame (with the code's centre and the nearest output of its payload) and each vanished code it drew. --keep keeps the clip, its truth and every row's JSON Lines
         (the folder is printed); --reuse DIR replays the clip and truth kept there (each size given must have
         been kept; the clip options are then not used) and writes the rows' JSON Lines there. --clip sets any arcodesrc property (the defaults shown;
         names and ranges checked against arcodesrc's property table). --interval is the sync run's
@@ -551,7 +551,12 @@ struct TrackBench {
                 guard let best = hits.min(by: { $0.quad.center.distance(to: o.quad.center) < $1.quad.center.distance(to: o.quad.center) })
                 else {
                     if lateDetail {
-                        let text = "\(method) \(t.width)x\(t.height) missed: frame \(t.frame), code \(o.id) \(o.symbology) (\(String(decoding: o.payload, as: UTF8.self)))\n"
+                        // Where the code is, and the nearest output of its payload (drawn off the code, or none).
+                        let centre = o.quad.center
+                        let near = out.filter { key($0) == want }.min { $0.quad.center.distance(to: centre) < $1.quad.center.distance(to: centre) }
+                        let place = near.map { "track \($0.id) at (\(Int($0.quad.center.x)), \(Int($0.quad.center.y)))" } ?? "none"
+                        let text = "\(method) \(t.width)x\(t.height) missed: frame \(t.frame), code \(o.id) \(o.symbology) (\(String(decoding: o.payload, as: UTF8.self))) "
+                            + "at (\(Int(centre.x)), \(Int(centre.y))), nearest output of its payload: \(place)\n"
                         FileHandle.standardError.write(Data(text.utf8))
                     }
                     continue
