@@ -32,8 +32,9 @@ public enum DetectMode: Int32, PropertyEnum {
 /// `async`: a worker thread decodes the whole frame (at most every `detect-interval` frames) with
 /// the re-decodes around the tracks due in the same job, and between full-frame decodes the
 /// re-decodes alone. A frame waits for its job up to `async-wait` when the recent jobs say it should
-/// end within that, or a tenth after it for a full scan (`DecodeWait`); a result that arrives later, at frame N+k, is carried forward by the tracked
-/// motion. Every live track is reported on every frame.
+/// end within that, or a tenth after it for a full scan (`DecodeWait`); a result that arrives
+/// later, at frame N+k, is carried forward by the tracked motion. Every live track is reported on
+/// every frame.
 public final class ArBarcodeTrack: VideoFilterElement {
     public struct Settings: Sendable {
         var symbologies: String? = "all"
