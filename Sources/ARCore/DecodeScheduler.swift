@@ -137,7 +137,7 @@ public final class DecodeScheduler<Output: Sendable>: @unchecked Sendable {  // 
 
     /// `submit` of work that may hand over parts of its result before it ends, by calling
     /// `publish` from any thread (a part handed over after the work returned is dropped);
-    /// `takeParts` collects them.
+    /// `takeResultOrParts` collects them.
     public func submit(_ work: @escaping @Sendable (_ publish: @escaping @Sendable (Output) -> Void) -> Output) -> Bool {
         let accepted: (generation: Int, job: Int)? = locked {
             guard !$0.busy, $0.result == nil, !$0.stopped else { return nil }
@@ -153,15 +153,6 @@ public final class DecodeScheduler<Output: Sendable>: @unchecked Sendable {  // 
         return true
     }
 
-    /// The parts the decode in flight has handed over since they were last taken, oldest first
-    /// (none once its whole result is stored: that holds them).
-    public func takeParts() -> [Output] {
-        locked { state in
-            defer { state.parts = [] }
-            return state.parts
-        }
-    }
-
     /// The finished result, if any (once).
     public func takeResult() -> Output? {
         locked { state in
@@ -171,7 +162,8 @@ public final class DecodeScheduler<Output: Sendable>: @unchecked Sendable {  // 
     }
 
     /// The finished result, waiting for it until `deadline` while a decode is in flight (once);
-    /// when the wait ends without it, the parts handed over so far instead (`takeParts`). One step
+    /// when the wait ends without it, the parts the decode in flight has handed over since they were
+    /// last taken, oldest first (taken; none once its result is stored: that holds them). One step
     /// under the lock: a decode that ends as the wait ends gives its result or its parts, never
     /// neither. Returns at once when a result waits or nothing is in flight.
     public func takeResultOrParts(waitingUntil deadline: Date) -> (result: Output?, parts: [Output]) {

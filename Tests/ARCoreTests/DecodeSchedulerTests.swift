@@ -166,19 +166,20 @@ final class DecodeSchedulerTests: XCTestCase {
         let scheduler = scheduler
         XCTAssertTrue(scheduler.submit { publish in
             publish(10)
-            taken.record(scheduler.takeParts())
+            taken.record(scheduler.takeResultOrParts(waitingUntil: .distantPast).parts)
             publish(11)
             publish(12)
-            taken.record(scheduler.takeParts())
-            taken.record(scheduler.takeParts())
+            taken.record(scheduler.takeResultOrParts(waitingUntil: .distantPast).parts)
+            taken.record(scheduler.takeResultOrParts(waitingUntil: .distantPast).parts)
             publish(13)
             return 99
         })
-        XCTAssertEqual(scheduler.takeParts(), [], "nothing handed over before the work runs")
+        XCTAssertEqual(scheduler.takeResultOrParts(waitingUntil: .distantPast).parts, [], "nothing handed over before the work runs")
         XCTAssertTrue(executor.runNext())
         XCTAssertEqual(taken.parts, [[10], [11, 12], []])
-        XCTAssertEqual(scheduler.takeParts(), [], "13: stored with the result")
-        XCTAssertEqual(scheduler.takeResult(), 99)
+        let after = scheduler.takeResultOrParts(waitingUntil: .distantPast)
+        XCTAssertEqual(after.parts, [], "13: stored with the result")
+        XCTAssertEqual(after.result, 99)
     }
 
     /// A wait that ends before the decode does returns the parts handed over so far (taken); one
@@ -201,7 +202,7 @@ final class DecodeSchedulerTests: XCTestCase {
         let first = scheduler.takeResultOrParts(waitingUntil: Date(timeIntervalSinceNow: 0.01))
         XCTAssertNil(first.result)
         XCTAssertEqual(first.parts, [7])
-        XCTAssertEqual(scheduler.takeParts(), [], "taken once")
+        XCTAssertEqual(scheduler.takeResultOrParts(waitingUntil: .distantPast).parts, [], "taken once")
         release.signal()
         ended.wait()
         let second = scheduler.takeResultOrParts(waitingUntil: Date(timeIntervalSinceNow: 60))
@@ -219,7 +220,7 @@ final class DecodeSchedulerTests: XCTestCase {
             return 3
         })
         XCTAssertTrue(executor.runNext())
-        XCTAssertEqual(scheduler.takeParts(), [])
+        XCTAssertEqual(scheduler.takeResultOrParts(waitingUntil: .distantPast).parts, [])
         XCTAssertNil(scheduler.takeResult())
     }
 
@@ -234,7 +235,7 @@ final class DecodeSchedulerTests: XCTestCase {
         XCTAssertEqual(scheduler.takeResult(), 1)
         XCTAssertTrue(scheduler.submit { _ in 2 })
         stash.publish(5)
-        XCTAssertEqual(scheduler.takeParts(), [])
+        XCTAssertEqual(scheduler.takeResultOrParts(waitingUntil: .distantPast).parts, [])
     }
 
     func testAWaitForWorkThatNeverRunsEndsAtTheDeadlineWithNothing() {
