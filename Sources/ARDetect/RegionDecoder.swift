@@ -194,7 +194,7 @@ final class RegionDecoder {
             // Strip pixels → frame: x along the axis, y across the bars (band centres).
             let points = s.points.map { q in p.origin + p.u * ((q.x + 0.5) * sx) + p.d * ((q.y + 0.5) * sy) }
             let reading = s.orientation == ZBAR_ORIENT_DOWN ? p.u * -1 : p.u
-            guard let quad = LinearOutline.fit(points: points, reading: reading, axisKnown: true, in: luma),
+            guard let quad = LinearOutline.fit(points: points, reading: reading, axisKnown: true, barEdges: s.barEdges, in: luma),
                   s.isWhole(quad, in: luma) else { return nil }
             // Neighbouring rows share blur: agreement counts once per group of four rows
             // (a quarter of the bars' height), so two agreeing readings are two independent ones.

@@ -17,6 +17,9 @@ struct ScannedSymbol {
 
     var isTwoDimensional: Bool { type == ZBAR_QRCODE || type == ZBAR_SQCODE }
 
+    /// The bar edges a code of this symbology and payload has (`LinearOutline.barEdges`), if fixed.
+    var barEdges: Int? { LinearOutline.barEdges(symbology: name, payloadLength: payload.count) }
+
     /// This symbol as a detection, its outline fitted in `image` (whose pixels map to the frame
     /// through `map`); nil for an empty reading or a 1D reading whose points straddle a quiet zone.
     func detection(in image: LumaImage, map: AffineMap) -> Detection? {
@@ -28,7 +31,7 @@ struct ScannedSymbol {
             quad = points.count == 4 ? Quad(points)?.clockwiseNormalised() : Quad.minimumAreaRectangle(enclosing: points)
         } else {
             if LinearOutline.spansQuietZone(points: points, orientation: orientation, in: image) { return nil }
-            quad = LinearOutline.fit(points: points, orientation: orientation, in: image)
+            quad = LinearOutline.fit(points: points, orientation: orientation, barEdges: barEdges, in: image)
         }
         guard let quad, isWhole(quad, in: image) else { return nil }
         return Detection(symbology: name, payload: payload, quad: map.apply(quad), quality: quality)
