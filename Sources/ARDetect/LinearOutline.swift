@@ -31,7 +31,7 @@ enum LinearOutline {
     /// `axisKnown`: `reading` is already across the bars (measured over the whole code, e.g. a
     /// located region's axis), so the gradients near the points, which an overlapping edge can
     /// turn, are not asked. `barEdges`: the bar edges the code has (`barEdges(symbology:payloadLength:)`),
-    /// which the outline's walk out to the ends holds no more of; nil where the symbology does not fix it.
+    /// which bound the walk out to its ends (`walkOut`); nil where the symbology does not fix them.
     static func fit(points: [Point], reading: Point, axisKnown: Bool = false, barEdges: Int? = nil, in luma: LumaImage) -> Quad? {
         guard !points.isEmpty else { return nil }
         var u = axisKnown ? reading : barAxis(around: points, in: luma) ?? reading
