@@ -546,15 +546,16 @@ struct TrackBench {
                 nowVisible.insert(o.id)
                 if !wasVisible.contains(o.id) { visibleSince[o.id] = t.frame }
                 s.visible += 1
-                let want = Self.payloadKey(nil, o.payload)
-                let hits = out.filter { key($0) == want && o.quad.contains($0.quad.center) }
-                guard let best = hits.min(by: { $0.quad.center.distance(to: o.quad.center) < $1.quad.center.distance(to: o.quad.center) })
-                else {
+                let want = Self.payloadKey(nil, o.payload), centre = o.quad.center
+                // Outputs of this code's payload, nearest first among those on it.
+                let same = out.filter { key($0) == want }
+                func nearest(_ outputs: [ObjectRecord]) -> ObjectRecord? {
+                    outputs.min { $0.quad.center.distance(to: centre) < $1.quad.center.distance(to: centre) }
+                }
+                guard let best = nearest(same.filter { o.quad.contains($0.quad.center) }) else {
                     if lateDetail {
                         // Where the code is, and the nearest output of its payload (drawn off the code, or none).
-                        let centre = o.quad.center
-                        let near = out.filter { key($0) == want }.min { $0.quad.center.distance(to: centre) < $1.quad.center.distance(to: centre) }
-                        let place = near.map { "track \($0.id) at (\(Int($0.quad.center.x)), \(Int($0.quad.center.y)))" } ?? "none"
+                        let place = nearest(same).map { "track \($0.id) at (\(Int($0.quad.center.x)), \(Int($0.quad.center.y)))" } ?? "none"
                         let text = "\(method) \(t.width)x\(t.height) missed: frame \(t.frame), code \(o.id) \(o.symbology) (\(String(decoding: o.payload, as: UTF8.self))) "
                             + "at (\(Int(centre.x)), \(Int(centre.y))), nearest output of its payload: \(place)\n"
                         FileHandle.standardError.write(Data(text.utf8))
