@@ -446,6 +446,51 @@ final class TrackTests: XCTestCase {
                        [.detected, .detected, .detected, .detected, .detected, .occluded, .occluded, .occluded])
     }
 
+    /// Async: a reading handed over early on the frame a code's place first stopped looking like
+    /// it (a job that outlived that frame's wait, held there by `TrackDecodeWorker.partHandedOver`),
+    /// then again with the job's whole result on the next frame, is one reading, not one on the
+    /// next frame too: the old look stays. Here the code is printed inverted for a frame (a look
+    /// unlike its own, read as H.264's ghost of a card is), then left inverted with its middle
+    /// bars reversed (located, not read): occluded on its second such frame; with the inverted
+    /// look taken from the second hand-over, `tracked` to the end.
+    func testAnAsyncReadingHandedOverEarlyThenWithItsWholeResultCountsOnce() throws {
+        var crisp = TestFrame(width: 320, height: 240, background: 235)
+        _ = try CodeRenderer().render(CodeMatrix.code128("GHOST-128"),
+                                      placement: CodePlacement(center: Point(x: 160, y: 120), moduleSize: 2, barHeight: 60),
+                                      into: &crisp.image)
+        var inverted = crisp
+        for i in inverted.image.pixels.indices { inverted.image.pixels[i] = 255 - crisp.image.pixels[i] }
+        var unreadable = inverted
+        for y in 0..<240 { for x in 156..<164 { unreadable.image[x, y] = crisp.image[x, y] } }
+        // Frame 2's job is held at its first part until frame 2 is out (then every part passes).
+        let held = DispatchGroup(), armed = Counter(), parts = Counter()
+        ArBarcodeTrack.workerPartHandedOver = {
+            guard armed.value > 0 else { return }
+            parts.increment()
+            _ = held.wait(timeout: .now() + 10)
+        }
+        defer { ArBarcodeTrack.workerPartHandedOver = nil }
+        // A 1 s wait (within half of a 0.5 fps frame); tracks outlive a frame; re-decoded on every frame.
+        let h = Harness("arbarcodetrack detect-mode=async async-wait=1000 redecode-interval=1 expiry=10",
+                        caps: crisp.i420Caps.replacingOccurrences(of: "framerate=30/1", with: "framerate=1/2"))
+        var states: [TrackState] = []
+        for (i, f) in [crisp, crisp, inverted, unreadable, unreadable, unreadable].enumerated() {
+            if i == 2 {
+                held.enter()
+                armed.increment()
+            }
+            let tracks = try XCTUnwrap(h.process(f.i420, ptsNanoseconds: UInt64(i) * 2 * second)).regions.filter { $0.trackID != nil }
+            if i == 2 {
+                XCTAssertEqual(parts.value, 1, "frame 2's job handed over a part and was held")
+                armed.decrement()
+                held.leave()
+            }
+            XCTAssertTrue(tracks.allSatisfy { $0.text == "GHOST-128" && $0.trackID == 1 }, "frame \(i)")
+            states += tracks.map(\.state)
+        }
+        XCTAssertEqual(states, [.detected, .detected, .detected, .detected, .occluded, .occluded])
+    }
+
     /// A code whose place stops looking like its last look while it is still read there on the
     /// next frame too (here: printed inverted in its place) takes its new look: when it is then
     /// not read (its finder patterns' middles rubbed out), its place still looks like it.
@@ -737,6 +782,8 @@ private final class Counter: @unchecked Sendable {  // `count` is guarded by `lo
     private var count = 0
 
     func increment() { lock.withLock { count += 1 } }
+
+    func decrement() { lock.withLock { count -= 1 } }
 
     var value: Int { lock.withLock { count } }
 }

@@ -34,8 +34,9 @@ final class TrackingStage {
     /// since then its place has not looked like it.
     private var looks: [UInt64: Appearance] = [:]
     private var unlike: [UInt64: Int] = [:]
-    /// Per track: readings in a row made on the first frame its place did not look like its code.
-    private var readUnlike: [UInt64: Int] = [:]
+    /// Per track: readings in a row made on the first frame its place did not look like its code,
+    /// and the frame the last of them was made on.
+    private var readUnlike: [UInt64: (count: Int, frame: UInt64)] = [:]
     /// Per occluded track: frames in a row its place has looked like its code.
     private var like: [UInt64: Int] = [:]
     /// Looks of the detections carried onto the frame in progress, taken on the frames they were
@@ -393,10 +394,14 @@ final class TrackingStage {
                 // (H.264's next frame after its card is gone: the bars blended into what was behind
                 // them), whose look would match what is left there and keep the track drawn until
                 // expiry. The old look stays, unless the code is read so on the next frame too.
-                // (`unlike` frames in a row, this one included, have not looked like it.)
-                if let frames = unlike[t.id], frames > 0, frameIndex + 1 - UInt64(frames) == (carried?.frame ?? frameIndex) {
-                    let n = (readUnlike[t.id] ?? 0) + 1
-                    readUnlike[t.id] = n
+                // (`unlike` frames in a row, this one included, have not looked like it.) A reading of
+                // a frame no later than the one held back is none on the next frame (a worker hands
+                // over a frame's codes early, then again with its whole result on a later frame).
+                let readOn = carried?.frame ?? frameIndex
+                if let held = readUnlike[t.id], readOn <= held.frame { continue }
+                if let frames = unlike[t.id], frames > 0, frameIndex + 1 - UInt64(frames) == readOn {
+                    let n = (readUnlike[t.id]?.count ?? 0) + 1
+                    readUnlike[t.id] = (n, readOn)
                     if n < Self.occlusionFrames { continue }
                 }
                 readUnlike[t.id] = nil
