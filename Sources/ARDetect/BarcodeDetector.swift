@@ -861,10 +861,13 @@ public final class BarcodeDetector {
 }
 
 extension Quad {
-    /// Whether this outline has no extent: its longest side under 2 px (a 1D reading from one scan
-    /// line whose bars could not be followed).
+    /// Whether this outline has no length across a code's bars: its top and bottom sides (along the
+    /// reading axis) both under 2 px. A point (a 1D reading from one scan line whose bars could not
+    /// be followed), or a segment along the bars (live camera seed 73: a Code 128 card leaving past
+    /// the frame's right edge read with such an outline at x = 1920.8, which started a second track
+    /// of its payload there, drawn until expiry, 9 frames after the card had gone).
     var isDegenerate: Bool {
-        (0..<4).allSatisfy { corners[$0].distance(to: corners[($0 + 1) % 4]) < 2 }
+        corners[0].distance(to: corners[1]) < 2 && corners[3].distance(to: corners[2]) < 2
     }
 }
 

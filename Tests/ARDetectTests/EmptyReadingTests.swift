@@ -26,4 +26,23 @@ final class EmptyReadingTests: XCTestCase {
             XCTAssertEqual(try BarcodeDetector().detect(luma).count, 0)
         }
     }
+
+    /// A reading whose outline has no length across its bars places nothing: neither handed over
+    /// early nor reported (live camera seed 73: a Code 128 card leaving past the frame's right edge
+    /// was read with a segment along its bars at x = 1920.8 for outline, which started a second
+    /// track of its payload drawn there until expiry). A reading along one line, with its length, does.
+    func testAReadingWithNoLengthAcrossItsBarsPlacesNothing() {
+        func reading(_ corners: [Point]) -> Detection {
+            var d = Detection(symbology: "CODE-128", text: "C128-73-5", quad: Quad(corners)!)
+            d.quality = 2
+            return d
+        }
+        let alongBars = reading([Point(x: 1920.8, y: 240.1), Point(x: 1920.8, y: 240.1), Point(x: 1920.6, y: 246), Point(x: 1920.6, y: 246)])
+        let point = reading([Point(x: 100, y: 50), Point(x: 100.5, y: 50), Point(x: 100.5, y: 50.5), Point(x: 100, y: 50.5)])
+        let oneLine = reading([Point(x: 100, y: 50), Point(x: 300, y: 52), Point(x: 300, y: 52), Point(x: 100, y: 50)])
+        let whole = reading([Point(x: 100, y: 50), Point(x: 300, y: 52), Point(x: 299, y: 110), Point(x: 99, y: 108)])
+        XCTAssertEqual([alongBars, point, oneLine, whole].map(\.quad.isDegenerate), [true, true, false, false])
+        XCTAssertEqual(BarcodeDetector.earlyCodes([alongBars, point, oneLine, whole], skipping: [], aroundTracked: false),
+                       [oneLine, whole])
+    }
 }
