@@ -50,26 +50,22 @@ public struct DecodeCadence: Sendable, Equatable {
 
 /// How long a frame waits for the decode in flight, so that its readings reach the frame they
 /// were made on rather than the next: up to `budgetMilliseconds` (never more than `frameShare` of
-/// a frame, so the streaming thread keeps up), and only for a job expected, by the recent jobs of
-/// its kind, to end within that (a full scan: within `overrun` times that). A job expected to take
-/// longer (a 4K full scan) is not waited for at all: the frame goes on at once and the reading is
-/// carried to a later frame.
+/// a frame, so the streaming thread keeps up), and only for a job whose readings are expected, by
+/// the recent jobs of its kind, to be ready within that. A full scan's are ready when its located
+/// regions' first decodes have ended: it hands over the codes they read while it goes on
+/// (`DecodeScheduler.takeResultOrParts`). A job expected to take longer (a 4K full scan) is not
+/// waited for at all: the frame goes on at once and the reading is carried to a later frame.
 public struct DecodeWait: Sendable, Equatable {
     /// Longest wait on one frame, milliseconds; 0: never wait.
     public var budgetMilliseconds: Double
     /// A frame's duration, milliseconds, when known.
     public var frameMilliseconds: Double?
-    /// Per kind: the expected length of a job, milliseconds (a running mean of the recent ones).
+    /// Per kind: the expected time until a job's readings are ready, milliseconds (a running mean of the recent ones).
     private var expected: [DecodeKind: Double] = [:]
     /// Weight of the newest job in `expected`.
     static let newestWeight = 0.25
     /// Largest share of a frame's duration spent waiting.
     public static let frameShare = 0.5
-    /// A full scan expected to end within this multiple of the longest wait is waited for (never
-    /// longer than the longest wait): it hands over the codes its regions' first decodes have read
-    /// (`DecodeScheduler.takeResultOrParts`), so one that ends just after the wait still gives the
-    /// frame the codes read by then. (Region jobs hand over nothing.)
-    public static let overrun = 1.1
 
     public init(budgetMilliseconds: Double, frameMilliseconds: Double? = nil) {
         self.budgetMilliseconds = budgetMilliseconds
@@ -81,18 +77,18 @@ public struct DecodeWait: Sendable, Equatable {
         max(0, min(budgetMilliseconds, frameMilliseconds.map { $0 * Self.frameShare } ?? .infinity))
     }
 
-    /// A job of `kind` took `milliseconds`.
-    public mutating func finished(_ kind: DecodeKind, milliseconds: Double) {
+    /// A job of `kind` had its readings ready `readyAfter` milliseconds after it started (a full
+    /// scan: its located regions' first decodes ended then; a region job: it ended).
+    public mutating func finished(_ kind: DecodeKind, readyAfter milliseconds: Double) {
         expected[kind] = expected[kind].map { $0 + Self.newestWeight * (milliseconds - $0) } ?? milliseconds
     }
 
     /// Milliseconds to wait for a job of `kind` that has run for `elapsed` ms: the longest wait when
-    /// the job's expected remaining time (its expected length less `elapsed`) is within it (a full
-    /// scan: within `overrun` times it; a kind not seen yet is), else 0.
+    /// its readings are expected to be ready (`finished`) within it, less `elapsed` (a kind not
+    /// seen yet is), else 0.
     public func wait(for kind: DecodeKind, elapsed: Double) -> Double {
         let longest = longestMilliseconds
-        let within = kind == .full ? longest * Self.overrun : longest
-        guard longest > 0, (expected[kind] ?? 0) - elapsed <= within else { return 0 }
+        guard longest > 0, (expected[kind] ?? 0) - elapsed <= longest else { return 0 }
         return longest
     }
 }

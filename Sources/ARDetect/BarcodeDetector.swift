@@ -3,6 +3,30 @@ import CZBar
 import Foundation
 
 /// What one frame's detection found.
+/// What a scan hands over before it ends (`BarcodeDetector.scan`), for a caller that cannot wait
+/// for the whole scan (a live frame).
+public struct EarlyHandOver {
+    /// Called with codes read before the scan ends (never none), on the detector's threads, several at once.
+    public var codes: ([Detection]) -> Void
+    /// Called once, on the scanning thread, when every located region's first decode has ended:
+    /// every `codes` call has been made by then.
+    public var firstDecodesEnded: () -> Void
+
+    public init(codes: @escaping ([Detection]) -> Void, firstDecodesEnded: @escaping () -> Void = {}) {
+        self.codes = codes
+        self.firstDecodesEnded = firstDecodesEnded
+    }
+
+    /// The same hand-over with each call's codes passed through `transform` first; a call left with none is not made.
+    public func mapping(_ transform: @escaping ([Detection]) -> [Detection]) -> EarlyHandOver {
+        let codes = codes
+        return EarlyHandOver(codes: { found in
+            let kept = transform(found)
+            if !kept.isEmpty { codes(kept) }
+        }, firstDecodesEnded: firstDecodesEnded)
+    }
+}
+
 public struct DetectorResult: Sendable {
     /// Every code read, corners in frame pixels.
     public var codes: [Detection]
@@ -111,17 +135,14 @@ public final class BarcodeDetector {
     /// (a 1D label stuck over a tracked QR code is read), and no located region is reported on it.
     /// The codes found (not those `expected`) are checked (`checked`: EAN-13 and UPC-A misreads
     /// dropped or corrected, Code 128's FNC4 read).
-    /// `early`, with `locate=regions` or `auto`: called with each located region's codes as soon as
+    /// `early`, with `locate=regions` or `auto`: given each located region's codes as soon as
     /// its first decode reads them (a region cut at once, `firstDecodes`, in two calls: its pieces'
     /// codes first), checked alike, for a caller that cannot wait for the whole scan
-    /// (`earlyCodes`); the result holds them too. It runs on the detector's threads, several at once.
+    /// (`earlyCodes`); the result holds them too. Then told when the first decodes have ended.
     public func scan(_ luma: LumaImage, skipping: [KnownCode], expecting regions: [Quad], kinds: [LocatedRegion.Kind],
-                     halvings: [LumaPlane] = [], early: (([Detection]) -> Void)? = nil) -> (result: DetectorResult, expected: [Detection]) {
+                     halvings: [LumaPlane] = [], early: EarlyHandOver? = nil) -> (result: DetectorResult, expected: [Detection]) {
         var (result, expected) = scanUnchecked(luma, skipping: skipping, expecting: regions, kinds: kinds, halvings: halvings,
-                                               early: early.map { early in { codes in
-            let checked = Self.checked(codes, in: luma)
-            if !checked.isEmpty { early(checked) }
-        } })
+                                               early: early?.mapping { Self.checked($0, in: luma) })
         result.codes = Self.checked(result.codes, in: luma)
         return (result, expected)
     }
@@ -133,7 +154,7 @@ public final class BarcodeDetector {
     }
 
     private func scanUnchecked(_ luma: LumaImage, skipping: [KnownCode], expecting regions: [Quad], kinds: [LocatedRegion.Kind],
-                               halvings: [LumaPlane] = [], early: (([Detection]) -> Void)? = nil)
+                               halvings: [LumaPlane] = [], early: EarlyHandOver? = nil)
         -> (result: DetectorResult, expected: [Detection]) {
         if luma.width < Self.minimumThickness || luma.height < Self.minimumThickness {
             return (scanStretched(luma, skipping: skipping), detect(luma, in: regions, kinds: kinds))
@@ -222,7 +243,7 @@ public final class BarcodeDetector {
     /// `kinds`), measured and decoded in the background meanwhile (`startExpected`); the codes read
     /// there come back apart.
     private func locateAndDecode(_ luma: LumaImage, skipping: [KnownCode], expecting: [Quad], kinds: [LocatedRegion.Kind],
-                                 halvings: [LumaPlane] = [], early: (([Detection]) -> Void)? = nil)
+                                 halvings: [LumaPlane] = [], early: EarlyHandOver? = nil)
         -> (result: DetectorResult, expected: [Detection]) {
         let finishExpected = startExpected(expecting, kinds: kinds, in: luma)
         var unverified = options.maxRegions
@@ -259,8 +280,9 @@ public final class BarcodeDetector {
         let (locatedDecodes, cutAlready) = firstDecodes(regions, in: luma, aroundTracked: isAroundTracked, cutting: early != nil,
                                                         read: early.map { early in { i, codes in
             let sure = Self.earlyCodes(codes, skipping: skipping, aroundTracked: isAroundTracked[i])
-            if !sure.isEmpty { early(sure) }
+            if !sure.isEmpty { early.codes(sure) }
         } })
+        early?.firstDecodesEnded()
         let (expected, expectedDecoded) = finishExpected()
         // Verified 1D regions the first decodes left unread (or read without an outline): their strips
         // fused over frames, beside `refined`'s batches, for those refining leaves unread.

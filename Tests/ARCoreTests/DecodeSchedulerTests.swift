@@ -266,43 +266,37 @@ final class DecodeWaitTests: XCTestCase {
         XCTAssertEqual(DecodeWait(budgetMilliseconds: 0).wait(for: .full, elapsed: 0), 0, "0: never waits")
     }
 
-    func testAJobExpectedToTakeLongerThanATenthPastTheBudgetIsNotWaitedFor() {
+    func testAJobWhoseReadingsAreExpectedAfterTheBudgetIsNotWaitedFor() {
         var wait = DecodeWait(budgetMilliseconds: 16)
-        wait.finished(.full, milliseconds: 40)
-        wait.finished(.regions, milliseconds: 3)
+        wait.finished(.full, readyAfter: 40)
+        wait.finished(.regions, readyAfter: 3)
         XCTAssertEqual(wait.wait(for: .full, elapsed: 0), 0, "a 4K full scan")
         XCTAssertEqual(wait.wait(for: .regions, elapsed: 0), 16)
-        XCTAssertEqual(wait.wait(for: .full, elapsed: 30), 16, "a job started 30 ms ago should end within the budget")
+        XCTAssertEqual(wait.wait(for: .full, elapsed: 30), 16, "a job started 30 ms ago should be ready within the budget")
     }
 
-    func testTheExpectedLengthFollowsTheRecentJobs() {
+    func testTheExpectedTimeFollowsTheRecentJobs() {
         var wait = DecodeWait(budgetMilliseconds: 16)
-        wait.finished(.full, milliseconds: 40)
-        for _ in 0..<4 { wait.finished(.full, milliseconds: 10) }
+        wait.finished(.full, readyAfter: 40)
+        for _ in 0..<4 { wait.finished(.full, readyAfter: 10) }
         XCTAssertEqual(wait.wait(for: .full, elapsed: 0), 0, "40 → 19.5 ms after four jobs of 10 ms")
-        wait.finished(.full, milliseconds: 10)
-        XCTAssertEqual(wait.wait(for: .full, elapsed: 0), 16, "17.1 ms")
-    }
-
-    /// Jobs that end just after the budget (a 1080p scan while new codes come into view) are still
-    /// waited for: a full scan hands over the codes it has read when the wait ends.
-    func testJobsEndingJustAfterTheBudgetAreStillWaitedFor() {
-        var wait = DecodeWait(budgetMilliseconds: 16)
-        for length in [16.4, 16.3, 17.9] { wait.finished(.full, milliseconds: length) }
-        XCTAssertEqual(wait.wait(for: .full, elapsed: 0), 16, "16.8 ms expected; the wait is never longer than the budget")
-        for _ in 0..<3 { wait.finished(.full, milliseconds: 21) }
-        XCTAssertEqual(wait.wait(for: .full, elapsed: 0), 0, "19.2 ms expected: a 4K full scan")
+        wait.finished(.full, readyAfter: 10)
+        XCTAssertEqual(wait.wait(for: .full, elapsed: 0), 0, "17.1 ms: just past the budget")
+        wait.finished(.full, readyAfter: 10)
+        XCTAssertEqual(wait.wait(for: .full, elapsed: 0), 16, "15.3 ms")
+        for _ in 0..<3 { wait.finished(.full, readyAfter: 17) }
+        XCTAssertEqual(wait.wait(for: .full, elapsed: 0), 0, "16.3 ms")
     }
 
     func testAWaitNeverExceedsHalfAFrame() {
         XCTAssertEqual(DecodeWait(budgetMilliseconds: 16, frameMilliseconds: 1000.0 / 60).wait(for: .full, elapsed: 0), 500.0 / 60, accuracy: 1e-9)
         XCTAssertEqual(DecodeWait(budgetMilliseconds: 16, frameMilliseconds: 40).longestMilliseconds, 16)
         var sixty = DecodeWait(budgetMilliseconds: 16, frameMilliseconds: 1000.0 / 60)
-        sixty.finished(.full, milliseconds: 9)
-        sixty.finished(.regions, milliseconds: 9)
-        XCTAssertEqual(sixty.wait(for: .full, elapsed: 0), 500.0 / 60, accuracy: 1e-9, "9 ms: within a tenth past 8.3")
-        XCTAssertEqual(sixty.wait(for: .regions, elapsed: 0), 0, "region jobs hand over nothing early: no tenth")
-        sixty.finished(.full, milliseconds: 13)
+        sixty.finished(.full, readyAfter: 8)
+        sixty.finished(.regions, readyAfter: 9)
+        XCTAssertEqual(sixty.wait(for: .full, elapsed: 0), 500.0 / 60, accuracy: 1e-9, "8 ms: within 8.3")
+        XCTAssertEqual(sixty.wait(for: .regions, elapsed: 0), 0, "9 ms: past 8.3")
+        sixty.finished(.full, readyAfter: 16)
         XCTAssertEqual(sixty.wait(for: .full, elapsed: 0), 0, "10 ms expected")
         XCTAssertEqual(sixty.wait(for: .full, elapsed: 2), 500.0 / 60, accuracy: 1e-9, "8 ms left")
     }

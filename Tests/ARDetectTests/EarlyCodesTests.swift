@@ -8,10 +8,18 @@ import XCTest
 private final class HandedOver: @unchecked Sendable {  // `codes` is guarded by `lock`.
     private let lock = NSLock()
     private var codes: [Detection] = []
+    /// At each `firstDecodesEnded` call: the codes handed over by then.
+    private var ends: [Int] = []
 
     func add(_ new: [Detection]) {
         lock.withLock { codes += new }
     }
+
+    func end() {
+        lock.withLock { ends.append(codes.count) }
+    }
+
+    var endedAfter: [Int] { lock.withLock { ends } }
 
     var all: [Detection] { lock.withLock { codes } }
 }
@@ -33,7 +41,7 @@ final class EarlyCodesTests: XCTestCase {
             image.withImage { luma in
                 let box = HandedOver()
                 let expected = plain.scan(luma, skipping: skipping, expecting: [], kinds: []).result
-                let scanned = early.scan(luma, skipping: skipping, expecting: [], kinds: [], early: { box.add($0) }).result
+                let scanned = early.scan(luma, skipping: skipping, expecting: [], kinds: [], early: EarlyHandOver { box.add($0) }).result
                 XCTAssertEqual(scanned.codes, expected.codes, "frame \(index): the same result")
                 for code in box.all {
                     XCTAssertTrue(scanned.codes.contains {
@@ -50,6 +58,25 @@ final class EarlyCodesTests: XCTestCase {
         XCTAssertTrue(symbologies.contains { !Detection.isSelfChecking(symbology: $0) }, "\(symbologies)")
     }
 
+    /// The caller is told once per scan that the first decodes have ended, after the last code
+    /// they hand over (a live frame's wait is measured to then: `DecodeWait`).
+    func testTheFirstDecodesEndOnceAfterEveryCodeHandedOver() throws {
+        let clip = try CodeClip(CodeClipOptions(width: 640, height: 360, seed: 3))
+        let detector = try BarcodeDetector(options: DetectorOptions(locate: .regions, threads: 2))
+        var handedOver = 0
+        for index in stride(from: 0, to: 24, by: 4) {
+            let (image, _) = clip.frame(at: index)
+            let box = HandedOver()
+            let scanned = image.withImage { luma in
+                detector.scan(luma, skipping: [], expecting: [], kinds: [], early: EarlyHandOver(codes: { box.add($0) }, firstDecodesEnded: box.end)).result
+            }
+            XCTAssertEqual(box.endedAfter, [box.all.count], "frame \(index): once, after the \(box.all.count) codes handed over")
+            XCTAssertFalse(scanned.codes.isEmpty, "frame \(index)")
+            handedOver += box.all.count
+        }
+        XCTAssertGreaterThan(handedOver, 5)
+    }
+
     /// Camera frames' crops where a Code 128 card lies in a region of codes merged side by side
     /// (camera seeds 31 and 7), read only by the region's pieces: handed over as the region's own
     /// decode ends, not after every region's (refining's cut, which hands over nothing).
@@ -64,7 +91,7 @@ final class EarlyCodesTests: XCTestCase {
             let (expected, scanned) = pixels.withUnsafeBytes { p in
                 let luma = LumaImage(base: p.baseAddress!, width: width, height: height, stride: width)
                 return (plain.scan(luma, skipping: [], expecting: [], kinds: []).result,
-                        early.scan(luma, skipping: [], expecting: [], kinds: [], early: { box.add($0) }).result)
+                        early.scan(luma, skipping: [], expecting: [], kinds: [], early: EarlyHandOver { box.add($0) }).result)
             }
             XCTAssertTrue(expected.codes.contains { $0.text == card }, "\(name): \(expected.codes.map(\.text))")
             XCTAssertEqual(scanned.codes, expected.codes, "\(name): the same result")

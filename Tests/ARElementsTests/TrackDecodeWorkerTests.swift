@@ -34,6 +34,33 @@ final class TrackDecodeWorkerTests: XCTestCase {
         XCTAssertTrue(executor.shutDown)
     }
 
+    /// A live frame waits for a full scan's first decodes (`DecodeWait`): its readings are ready
+    /// when they end, before the scan does; a region job's when it ends.
+    func testAFullScansReadingsAreReadyWhenItsFirstDecodesEnd() throws {
+        // A clock one millisecond later on every reading: the times count the readings before them.
+        let ticks = Ticks()
+        let worker = TrackDecodeWorker(decoder: try TrackDecoder(symbologies: nil, options: DetectorOptions(locate: .regions, threads: 1)),
+                                       executor: executor, clock: { ticks.next() * 1_000_000 })
+        XCTAssertTrue(worker.submit(try job(frame: 1, text: "READY")))
+        XCTAssertTrue(executor.runNext())
+        let full = try XCTUnwrap(worker.takeResult())
+        XCTAssertEqual(texts(full), ["READY"])
+        XCTAssertGreaterThan(full.readyMilliseconds, 0)
+        XCTAssertLessThan(full.readyMilliseconds, full.milliseconds, "ready when the first decodes ended, before the scan's end")
+        let read = full.detections[0]
+        let track = Track(id: 1, symbology: read.symbology, payload: read.payload, quad: read.quad, state: .detected,
+                          firstSeenNanoseconds: 0, lastDecodedNanoseconds: 0, quality: read.quality)
+        var regions = try job(frame: 2, text: "READY")
+        regions.kind = .regions
+        regions.tracks = [track]
+        XCTAssertTrue(worker.submit(regions))
+        XCTAssertTrue(executor.runNext())
+        let tracked = try XCTUnwrap(worker.takeResult())
+        XCTAssertEqual(tracked.tracked.map { String(decoding: $0.payload, as: UTF8.self) }, ["READY"])
+        XCTAssertEqual(tracked.readyMilliseconds, tracked.milliseconds, "a region job: ready when it ends")
+        worker.stop()
+    }
+
     func testAFlushBeforeTheWorkerStartsDropsTheFramesBeforeIt() throws {
         let worker = TrackDecodeWorker(decoder: try TrackDecoder(symbologies: nil), executor: executor)
         XCTAssertTrue(worker.submit(try job(frame: 1, text: "BEFORE")))
@@ -63,4 +90,12 @@ final class TrackDecodeWorkerTests: XCTestCase {
         XCTAssertEqual(try (1...12).map { try scan(UInt64(3 + $0)) }, fixture.newDetectorsReads())
         worker.stop()
     }
+}
+
+/// A clock's readings, one more on every call.
+private final class Ticks: @unchecked Sendable {  // `count` is guarded by `lock`.
+    private let lock = NSLock()
+    private var count: UInt64 = 0
+
+    func next() -> UInt64 { lock.withLock { count += 1; return count } }
 }

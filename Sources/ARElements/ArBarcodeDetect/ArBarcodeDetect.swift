@@ -235,7 +235,7 @@ final class CodeDetectorStage {
     /// pass read; and `detect(luma, in: regions, kinds:)` at once, decoded in the same batches.
     /// `early`: codes handed over as regions are read, before the scan ends (`BarcodeDetector.scan`).
     func scan(_ luma: LumaImage, skipping: [KnownCode], expecting regions: [Quad], kinds: [LocatedRegion.Kind], halvings: [LumaPlane] = [],
-              early: (([Detection]) -> Void)? = nil) -> (result: DetectorResult, expected: [Detection]) {
+              early: EarlyHandOver? = nil) -> (result: DetectorResult, expected: [Detection]) {
         detector.scan(luma, skipping: skipping, expecting: regions, kinds: kinds, halvings: halvings, early: early)
     }
 

@@ -31,9 +31,10 @@ public enum DetectMode: Int32, PropertyEnum {
 /// around each track on its turn (every `redecode-interval` frames), all on the streaming thread.
 /// `async`: a worker thread decodes the whole frame (at most every `detect-interval` frames) with
 /// the re-decodes around the tracks due in the same job, and between full-frame decodes the
-/// re-decodes alone. A frame waits for its job up to `async-wait` when the recent jobs say it should
-/// end within that, or a tenth after it for a full scan (`DecodeWait`); a result that arrives
-/// later, at frame N+k, is carried forward by the tracked motion. Every live track is reported on
+/// re-decodes alone. A frame waits for its job up to `async-wait` when the recent jobs say its
+/// readings should be ready within that (a full scan's: its regions' first decodes, whose codes it
+/// hands over early; `DecodeWait`); a result that arrives later, at frame N+k, is carried forward
+/// by the tracked motion. Every live track is reported on
 /// every frame.
 public final class ArBarcodeTrack: VideoFilterElement {
     public struct Settings: Sendable {
@@ -95,10 +96,10 @@ public final class ArBarcodeTrack: VideoFilterElement {
               \.redecodeInterval, range: 1...30),
         .double("async-wait", "Async wait",
                 "Async: longest time in milliseconds the streaming thread waits on a frame for the worker's decode in flight "
-                    + "(at most half a frame), when decodes of its kind are expected, from the recent ones, to end within it (full-frame "
-                    + "decodes: or a tenth after it, as they hand over what they have read when the wait ends): its readings then reach this frame "
-                    + "instead of a later one, and new codes are drawn on the frame they appear on. Decodes expected to take longer "
-                    + "are not waited for. 0: never waits",
+                    + "(at most half a frame), when the readings of decodes of its kind are expected, from the recent ones, to be ready "
+                    + "within it (full-frame decodes hand over the codes their located regions' first decodes read, when the wait ends): "
+                    + "they then reach this frame instead of a later one, and new codes are drawn on the frame they appear on. Decodes "
+                    + "expected to take longer are not waited for. 0: never waits",
                 \.asyncWaitMilliseconds, range: 0...1000),
     ] + CodeDetectorStage.properties(\.detector) + TrackingSettings.properties(\.tracking)
 
@@ -278,7 +279,7 @@ public final class ArBarcodeTrack: VideoFilterElement {
                 }
                 parts = taken.parts
             }
-            for (result, _) in results { state.wait.finished(result.full ? .full : .regions, milliseconds: result.milliseconds) }
+            for (result, _) in results { state.wait.finished(result.full ? .full : .regions, readyAfter: result.readyMilliseconds) }
             // A full scan of this frame stands for an earlier result; region re-decodes are added to it,
             // newest first (the tracker merges two readings of one code, keeping the first on ties).
             var located: [BarcodeRegion]?

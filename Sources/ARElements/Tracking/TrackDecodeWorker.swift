@@ -36,12 +36,18 @@ final class TrackDecodeWorker: @unchecked Sendable {  // The decoder and `decode
         var located: [LocatedRegion]
         /// Time the decode took, milliseconds.
         var milliseconds: Double
+        /// Time from the decode's start until a frame waiting for it had all it could get,
+        /// milliseconds: a full scan's first decodes of its located regions (the codes it hands
+        /// over early: `takeResultOrParts`), else the whole decode.
+        var readyMilliseconds: Double
     }
 
     private let decoder: TrackDecoder
     private let scheduler: DecodeScheduler<Result>
     /// Called on a decoding thread after each part is handed over (tests hold the job there).
     private let partHandedOver: (@Sendable () -> Void)?
+    /// Nanoseconds on a monotonic clock, for the results' times.
+    private let clock: @Sendable () -> UInt64
     /// `cancel` calls so far (caller's side).
     private var epoch = 0
     /// The epoch of the last job decoded (worker's side): a job of a later one starts by forgetting
@@ -53,10 +59,12 @@ final class TrackDecodeWorker: @unchecked Sendable {  // The decoder and `decode
 
     /// A worker decoding with `decoder` on `executor`; by default a thread of its own named
     /// `arbarcodetrack`, at `niceness`. `partHandedOver`: called on a decoding thread after each
-    /// part of a job is handed over (`takeResultOrParts`).
-    init(decoder: TrackDecoder, executor: (any DecodeExecutor)? = nil, partHandedOver: (@Sendable () -> Void)? = nil) {
+    /// part of a job is handed over (`takeResultOrParts`). `clock`: nanoseconds, monotonic.
+    init(decoder: TrackDecoder, executor: (any DecodeExecutor)? = nil, partHandedOver: (@Sendable () -> Void)? = nil,
+         clock: @escaping @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds }) {
         self.decoder = decoder
         self.partHandedOver = partHandedOver
+        self.clock = clock
         scheduler = DecodeScheduler(executor: executor ?? DecodeThread(name: "arbarcodetrack", niceness: Self.niceness))
     }
 
@@ -99,17 +107,20 @@ final class TrackDecodeWorker: @unchecked Sendable {  // The decoder and `decode
             decodedEpoch = job.epoch
         }
         try? decoder.reconfigure(symbologies: job.symbologies, options: job.options)
-        let t0 = DispatchTime.now().uptimeNanoseconds
-        let elapsed = { Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6 }
+        let clock = clock, t0 = clock()
+        let elapsed = { Double(clock() - t0) / 1e6 }
+        var ready: Double?
         let (found, tracked) = switch job.kind {
         case .full:
-            decoder.full(job.plane, skipping: job.skipping, andRegions: job.tracks, pyramid: job.pyramid) { codes in
-                publish(Result(frame: job.frame, full: true, detections: codes, tracked: [], located: [], milliseconds: elapsed()))
+            decoder.full(job.plane, skipping: job.skipping, andRegions: job.tracks, pyramid: job.pyramid, early: EarlyHandOver(codes: { codes in
+                let t = elapsed()
+                publish(Result(frame: job.frame, full: true, detections: codes, tracked: [], located: [], milliseconds: t, readyMilliseconds: t))
                 partHandedOver?()
-            }
+            }, firstDecodesEnded: { ready = elapsed() }))
         case .regions: (DetectorResult(codes: [], located: []), decoder.regions(job.plane, job.tracks))
         }
+        let total = elapsed()
         return Result(frame: job.frame, full: job.kind == .full, detections: found.codes, tracked: tracked, located: found.located,
-                      milliseconds: elapsed())
+                      milliseconds: total, readyMilliseconds: ready ?? total)
     }
 }

@@ -33,15 +33,16 @@ final class TrackDecoder {
     /// the verified regions no pass read, and the codes of `tracks` read where they are now, at
     /// once (as `regions(plane, tracks)`): the located regions and the tracks' decoded in the same
     /// batches on the detector's threads. `pyramid`: `plane`'s pyramid when the caller has one (its
-    /// coarser levels serve the localizer). `early`: called, on a decoding thread, with codes read
-    /// before the scan ends, outlines fitted alike (`BarcodeDetector.scan`); the result holds them too.
+    /// coarser levels serve the localizer). `early`: given codes read before the scan ends, on a
+    /// decoding thread, outlines fitted alike, then told when the first decodes have ended
+    /// (`BarcodeDetector.scan`); the result holds them too.
     func full(_ plane: LumaPlane, skipping: [KnownCode], andRegions tracks: [Track], pyramid: LumaPyramid? = nil,
-              early: (([Detection]) -> Void)? = nil) -> (result: DetectorResult, tracked: [Detection]) {
+              early: EarlyHandOver? = nil) -> (result: DetectorResult, tracked: [Detection]) {
         let halvings = pyramid.map { Array($0.levels.dropFirst()) } ?? []
         let outlines = outlines
         var (result, tracked) = plane.withImage {
             stage.scan($0, skipping: skipping, expecting: tracks.map(\.quad), kinds: Self.kinds(tracks), halvings: halvings,
-                       early: early.map { early in { early(outlines.refined($0, width: plane.width, height: plane.height, plane: plane)) } })
+                       early: early?.mapping { outlines.refined($0, width: plane.width, height: plane.height, plane: plane) })
         }
         // Both fitted in one batch.
         let both = refined(result.codes + tracked, in: plane)
