@@ -62,6 +62,13 @@ final class Harness {
         gst_harness_teardown(h)
     }
 
+    /// Sets `property` of the harness's element made by `factory` from its string form, between buffers.
+    func set(_ factory: String, _ property: String, _ value: String) {
+        let e = gst_harness_find_element(h, factory)!
+        defer { gst_object_unref(UnsafeMutableRawPointer(e)) }
+        g_object_set_property_string(e, property, value)
+    }
+
     /// Pushes `bytes` as a buffer with `ptsNanoseconds` (nil: none), flagged DISCONT when `discont`,
     /// and returns the output buffer.
     func process(_ bytes: [UInt8], ptsNanoseconds: UInt64?, discont: Bool = false, file: StaticString = #filePath,

@@ -550,6 +550,49 @@ final class TrackTests: XCTestCase {
         }
     }
 
+    /// Async: the card's code read early in its first frame's scan, while the worker's reading of
+    /// the code underneath, made on the frame before, reaches the same frame: the earlier reading
+    /// does not keep the covered code in view, and the card's code is tracked on that frame, as in sync.
+    func testAsyncACardsCodeReadEarlyIsTrackedOnItsFirstFrameOverAReadingCarriedFromBefore() throws {
+        let under = try Self.codeUnderACard()
+        var over = try Self.codeUnderACard(card: true)
+        _ = try CodeRenderer().render(CodeMatrix.code128("OVER-128"),
+                                      placement: CodePlacement(center: Point(x: 160, y: 124), moduleSize: 2, rotationDegrees: 20, barHeight: 50),
+                                      into: &over.image)
+        let jobs = JobsEnded()
+        ArBarcodeTrack.workerExecutor = { jobs }
+        defer { ArBarcodeTrack.workerExecutor = nil }
+        // Frame 3's job is held at its first part (the card's code) until frame 3 is out.
+        let held = DispatchGroup(), armed = Counter(), parts = Counter()
+        ArBarcodeTrack.workerPartHandedOver = {
+            guard armed.value > 0 else { return }
+            parts.increment()
+            _ = held.wait(timeout: .now() + 10)
+        }
+        defer { ArBarcodeTrack.workerPartHandedOver = nil }
+        // A 1 s wait (within half of a 0.5 fps frame); tracks outlive a frame; re-decoded on every frame.
+        let h = Harness("arbarcodetrack detect-mode=async async-wait=1000 redecode-interval=1 expiry=10",
+                        caps: under.i420Caps.replacingOccurrences(of: "framerate=30/1", with: "framerate=1/2"))
+        func seen(_ f: TestFrame, _ i: UInt64) throws -> [String] {
+            try XCTUnwrap(h.process(f.i420, ptsNanoseconds: i * 2 * second)).regions.map { "\($0.text) \($0.state)" }.sorted()
+        }
+        XCTAssertEqual(try seen(under, 0), ["UNDER-128 detected"])
+        XCTAssertEqual(try seen(under, 1), ["UNDER-128 detected"])
+        // Frame 2 does not wait: its job (re-reading the code underneath) is collected on frame 3.
+        h.set("arbarcodetrack", "async-wait", "0")
+        XCTAssertEqual(try seen(under, 2), ["UNDER-128 tracked"])
+        for _ in 0..<3 { jobs.ended.wait() }
+        h.set("arbarcodetrack", "async-wait", "1000")
+        held.enter()
+        armed.increment()
+        let first = try seen(over, 3)
+        XCTAssertGreaterThan(parts.value, 0, "frame 3's job handed over a part and was held")
+        armed.decrement()
+        held.leave()
+        XCTAssertEqual(first, ["OVER-128 detected", "UNDER-128 occluded"], "the card's first frame")
+        XCTAssertEqual(try seen(over, 4), ["OVER-128 detected", "UNDER-128 occluded"])
+    }
+
     /// A QR card slid over a tracked 1D code occludes it on the card's first frame; a 1D reading
     /// along the covered code's bars there (what a misreading of it would be) is not let through
     /// with it on that frame.
@@ -786,4 +829,19 @@ private final class Counter: @unchecked Sendable {  // `count` is guarded by `lo
     func decrement() { lock.withLock { count -= 1 } }
 
     var value: Int { lock.withLock { count } }
+}
+
+/// Runs jobs in turn on a queue of its own; `ended` is signalled as each ends.
+private final class JobsEnded: DecodeExecutor, @unchecked Sendable {  // Its properties are immutable; the queue and semaphore are thread-safe.
+    let queue = DispatchQueue(label: "jobs")
+    let ended = DispatchSemaphore(value: 0)
+
+    func execute(_ work: @escaping @Sendable () -> Void) {
+        queue.async { [ended] in
+            work()
+            ended.signal()
+        }
+    }
+
+    func shutdown() { queue.sync {} }
 }

@@ -42,8 +42,8 @@ final class TrackingStage {
     /// Looks of the detections carried onto the frame in progress, taken on the frames they were
     /// decoded on (where the code was), at their carried quads.
     private var carriedLooks: [(quad: Quad, look: Appearance, frame: UInt64)] = []
-    /// Whether the detections of the frame in progress were read on an earlier frame (`carry`).
-    private var carriedFromEarlier = false
+    /// The detections carried onto the frame in progress from earlier frames (`carry`), as carried.
+    private var carriedReadings: [Detection] = []
     /// Whether to report tracks whose code is not seen as `occluded`.
     private var detectOcclusion = true
     /// Frames in a row a track's place must look unlike its code before it is `occluded` (two: 67 ms at 30 fps).
@@ -119,7 +119,7 @@ final class TrackingStage {
         unlike = [:]
         readUnlike = [:]
         like = [:]
-        carriedFromEarlier = false
+        carriedReadings = []
     }
 
     /// Allocates the pyramids of the first frames of `width` × `height` ahead of them (when caps
@@ -212,15 +212,18 @@ final class TrackingStage {
     /// (degrees): a misreading of the tracked code lies along its bars.
     static let coveringAngle = 8.0
 
-    /// `detections` (all read on the frame in progress) with the live tracks whose place has
-    /// stopped looking like their code, whose code is not among them, and over which another code
-    /// is read, marked occluded: the code on a card slid over it then starts its track on this frame
-    /// instead of waiting for the occlusion. Such a covering code is a QR code (over any track), or
-    /// over a 1D track a 1D code with a measured outline whose bars lie at least `coveringAngle`
-    /// from the track's. Other readings of other payloads over a covered track are dropped: a
-    /// misreading of the covered code is not let through with the card's code.
-    private func coveringCodes(_ detections: [Detection]) -> [Detection] {
+    /// `detections` with the live tracks whose place has stopped looking like their code, whose
+    /// code is not among the readings of the frame in progress (those not in `carried`, which were
+    /// read on earlier frames), and over which another code is read on it, marked occluded: the
+    /// code on a card slid over it then starts its track on this frame instead of waiting for the
+    /// occlusion. Such a covering code is a QR code (over any track), or over a 1D track a 1D code
+    /// with a measured outline whose bars lie at least `coveringAngle` from the track's. Other
+    /// readings of other payloads over a covered track are dropped: a misreading of the covered
+    /// code is not let through with the card's code; so are its code's readings carried from an
+    /// earlier frame (it was covered since).
+    private func coveringCodes(_ detections: [Detection], carried: [Detection]) -> [Detection] {
         let occluded = tracker.occludedIDs
+        let fresh = detections.filter { !carried.contains($0) }
         var covered: [Track] = []
         func covers(_ d: Detection, _ t: Track) -> Bool {
             if Detection.isSelfChecking(symbology: d.symbology) { return true }
@@ -228,12 +231,18 @@ final class TrackingStage {
                 && axisDifference(d.quad.readingAxis, t.quad.readingAxis) * 180 / .pi >= Self.coveringAngle
         }
         for t in tracker.liveTracks where (unlike[t.id] ?? 0) > 0 && !occluded.contains(t.id)
-            && !detections.contains(where: { $0.symbology == t.symbology && $0.payload == t.payload }) {
-            if detections.contains(where: { $0.payload != t.payload && t.quad.contains($0.quad.center) && covers($0, t) }) { covered.append(t) }
+            && !fresh.contains(where: { $0.symbology == t.symbology && $0.payload == t.payload }) {
+            if fresh.contains(where: { $0.payload != t.payload && t.quad.contains($0.quad.center) && covers($0, t) }) { covered.append(t) }
         }
         guard !covered.isEmpty else { return detections }
         tracker.markOccluded(occluded.union(covered.map(\.id)))
-        return detections.filter { d in !covered.contains { t in d.payload != t.payload && t.quad.contains(d.quad.center) && !covers(d, t) } }
+        return detections.filter { d in
+            !covered.contains { t in
+                d.payload != t.payload
+                    ? t.quad.contains(d.quad.center) && !covers(d, t)
+                    : d.symbology == t.symbology && t.quad.grown(by: 2).contains(d.quad.center) && carried.contains(d)
+            }
+        }
     }
 
     /// Whether track `t` moved less than twice `spacing` (px) across its bars (along its reading
@@ -304,9 +313,8 @@ final class TrackingStage {
     /// read, and the reading is dropped.
     func carry(_ detections: [Detection], from index: UInt64, pyramid: LumaPyramid?) -> [Detection] {
         guard index != frameIndex else { return detections }
-        carriedFromEarlier = true
         let live = tracker.liveTracks, occluded = tracker.occludedIDs
-        return detections.compactMap { d in
+        let kept = detections.compactMap { d -> Detection? in
             let hidden = live.filter { $0.symbology == d.symbology && $0.payload == d.payload }
                 .min { $0.quad.center.distance(to: d.quad.center) < $1.quad.center.distance(to: d.quad.center) }
                 .flatMap { occluded.contains($0.id) ? $0 : nil }
@@ -322,6 +330,8 @@ final class TrackingStage {
             if let look { carriedLooks.append((moved.quad, look, index)) }
             return moved
         }
+        carriedReadings += kept
+        return kept
     }
 
     /// `d`, decoded on frame `index`, moved onto the frame in progress (see `carry`): by its
@@ -354,9 +364,8 @@ final class TrackingStage {
     @discardableResult
     func finish(_ detections: [Detection], located: [BarcodeRegion] = [], frame: VideoFrame)
         -> (update: TrackerUpdate, events: TrackEvents.Frame) {
-        // Readings carried from another frame (a worker's) are not checked against this frame's looks.
-        let detections = detectOcclusion && !carriedFromEarlier ? coveringCodes(detections) : detections
-        carriedFromEarlier = false
+        let detections = detectOcclusion ? coveringCodes(detections, carried: carriedReadings) : detections
+        carriedReadings = []
         let update = tracker.update(detections: detections, timestampNanoseconds: timestamp)
         refusedTracks += update.refused
         history.record(frame: frameIndex, tracks: update.tracks)
