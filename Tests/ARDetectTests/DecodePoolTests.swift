@@ -27,6 +27,19 @@ final class DecodePoolTests: XCTestCase {
         }
     }
 
+    /// A frame that cannot wait for the whole scan hands its regions out cut ones first, then the
+    /// cheapest first (the most read by the end of its wait); a whole scan the costliest first.
+    func testRegionsAreHandedOutCheapestFirstOnAFrameThatCannotWait() {
+        let costs = [5.0, 1.0, 9.0, 3.0, 1.0], cut = [false, false, false, true, false]
+        func order(cutting: Bool) -> [Int] {
+            DecodePool.costliestFirst(costs.indices.map {
+                BarcodeDetector.firstDecodeOrder(cost: costs[$0], cutFirst: cutting && cut[$0], cutting: cutting)
+            })
+        }
+        XCTAssertEqual(order(cutting: true), [3, 1, 4, 0, 2])
+        XCTAssertEqual(order(cutting: false), [2, 0, 3, 1, 4])
+    }
+
     /// Background work is taken by another worker while the caller does something else, and
     /// `finishBackground` returns once every call has returned, batches run meanwhile included.
     func testABackgroundJobRunsOnAnotherWorkerBesideTheCallersBatches() {
