@@ -2,14 +2,14 @@ import ARCore
 import CZBar
 import Foundation
 
-/// What one frame's detection found.
 /// What a scan hands over before it ends (`BarcodeDetector.scan`), for a caller that cannot wait
 /// for the whole scan (a live frame).
 public struct EarlyHandOver {
     /// Called with codes read before the scan ends (never none), on the detector's threads, several at once.
     public var codes: ([Detection]) -> Void
     /// Called once, on the scanning thread, when every located region's first decode has ended:
-    /// every `codes` call has been made by then.
+    /// every `codes` call has been made by then. A scan that locates no regions (`locate=full`, a
+    /// frame thinner than a code) hands over nothing and never calls it.
     public var firstDecodesEnded: () -> Void
 
     public init(codes: @escaping ([Detection]) -> Void, firstDecodesEnded: @escaping () -> Void = {}) {
@@ -27,6 +27,7 @@ public struct EarlyHandOver {
     }
 }
 
+/// What one frame's detection found.
 public struct DetectorResult: Sendable {
     /// Every code read, corners in frame pixels.
     public var codes: [Detection]
@@ -414,6 +415,7 @@ public final class BarcodeDetector {
     /// frame's wait ends. On six camera seeds live, two runs each, the frames where a code in view
     /// went unread fell from 19 to 8 (the first frames of clips, whose scans decode every code, no
     /// longer missed). Else the costliest first: no long decode starts last, and the batch ends soonest.
+    /// (With one decoding thread, or two regions or fewer, they go in region order.)
     static func firstDecodeOrder(cost: Double, cutFirst: Bool, cutting: Bool) -> Double {
         guard cutting else { return cost }
         return cutFirst ? .infinity : -cost

@@ -39,8 +39,7 @@ final class TrackDecodeWorkerTests: XCTestCase {
     func testAFullScansReadingsAreReadyWhenItsFirstDecodesEnd() throws {
         // A clock one millisecond later on every reading: the times count the readings before them.
         let ticks = Ticks()
-        let worker = TrackDecodeWorker(decoder: try TrackDecoder(symbologies: nil, options: DetectorOptions(locate: .regions, threads: 1)),
-                                       executor: executor, clock: { ticks.next() * 1_000_000 })
+        let worker = TrackDecodeWorker(decoder: try TrackDecoder(symbologies: nil), executor: executor, clock: { ticks.next() * 1_000_000 })
         XCTAssertTrue(worker.submit(try job(frame: 1, text: "READY")))
         XCTAssertTrue(executor.runNext())
         let full = try XCTUnwrap(worker.takeResult())

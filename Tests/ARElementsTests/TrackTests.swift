@@ -581,7 +581,7 @@ final class TrackTests: XCTestCase {
         // Frame 2 does not wait: its job (re-reading the code underneath) is collected on frame 3.
         h.set("arbarcodetrack", "async-wait", "0")
         XCTAssertEqual(try seen(under, 2), ["UNDER-128 tracked"])
-        for _ in 0..<3 { jobs.ended.wait() }
+        for job in 0..<3 { XCTAssertEqual(jobs.ended.wait(timeout: .now() + 30), .success, "job \(job) ended") }
         h.set("arbarcodetrack", "async-wait", "1000")
         held.enter()
         armed.increment()

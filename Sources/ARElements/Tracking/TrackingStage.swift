@@ -240,7 +240,7 @@ final class TrackingStage {
             !covered.contains { t in
                 d.payload != t.payload
                     ? t.quad.contains(d.quad.center) && !covers(d, t)
-                    : d.symbology == t.symbology && t.quad.grown(by: 2).contains(d.quad.center) && carried.contains(d)
+                    : d.symbology == t.symbology && t.quad.contains(d.quad.center) && carried.contains(d)
             }
         }
     }
