@@ -463,27 +463,16 @@ final class TrackTests: XCTestCase {
         var unreadable = inverted
         for y in 0..<240 { for x in 156..<164 { unreadable.image[x, y] = crisp.image[x, y] } }
         // Frame 2's job is held at its first part until frame 2 is out (then every part passes).
-        let held = DispatchGroup(), armed = Counter(), parts = Counter()
-        ArBarcodeTrack.workerPartHandedOver = {
-            guard armed.value > 0 else { return }
-            parts.increment()
-            _ = held.wait(timeout: .now() + 10)
-        }
-        defer { ArBarcodeTrack.workerPartHandedOver = nil }
-        // A 1 s wait (within half of a 0.5 fps frame); tracks outlive a frame; re-decoded on every frame.
-        let h = Harness("arbarcodetrack detect-mode=async async-wait=1000 redecode-interval=1 expiry=10",
-                        caps: crisp.i420Caps.replacingOccurrences(of: "framerate=30/1", with: "framerate=1/2"))
+        let hold = PartHold()
+        defer { hold.stop() }
+        let h = Self.heldAsyncHarness(caps: crisp.i420Caps)
         var states: [TrackState] = []
         for (i, f) in [crisp, crisp, inverted, unreadable, unreadable, unreadable].enumerated() {
-            if i == 2 {
-                held.enter()
-                armed.increment()
-            }
+            if i == 2 { hold.arm() }
             let tracks = try XCTUnwrap(h.process(f.i420, ptsNanoseconds: UInt64(i) * 2 * second)).regions.filter { $0.trackID != nil }
             if i == 2 {
-                XCTAssertGreaterThan(parts.value, 0, "frame 2's job handed over a part and was held")
-                armed.decrement()
-                held.leave()
+                XCTAssertGreaterThan(hold.parts, 0, "frame 2's job handed over a part and was held")
+                hold.release()
             }
             XCTAssertTrue(tracks.allSatisfy { $0.text == "GHOST-128" && $0.trackID == 1 }, "frame \(i)")
             states += tracks.map(\.state)
@@ -509,6 +498,13 @@ final class TrackTests: XCTestCase {
         // Kept from its first frame to the end, the old look would have it occluded on the second rubbed frame.
         XCTAssertEqual(try states(of: "NEW LOOK", h, [crisp, crisp, inverted, inverted, rubbed, rubbed, rubbed]),
                        [.detected, .detected, .detected, .detected, .tracked, .tracked, .tracked])
+    }
+
+    /// Async with a 1 s wait (within half of a 0.5 fps frame, `caps` made so); tracks outlive a
+    /// frame; re-decoded on every frame.
+    private static func heldAsyncHarness(caps: String) -> Harness {
+        Harness("arbarcodetrack detect-mode=async async-wait=1000 redecode-interval=1 expiry=10",
+                caps: caps.replacingOccurrences(of: "framerate=30/1", with: "framerate=1/2"))
     }
 
     /// A Code 128 code "UNDER-128" (268 × 50 px, centred in 320 × 240), with `card`: covered by a
@@ -563,16 +559,9 @@ final class TrackTests: XCTestCase {
         ArBarcodeTrack.workerExecutor = { jobs }
         defer { ArBarcodeTrack.workerExecutor = nil }
         // Frame 3's job is held at its first part (the card's code) until frame 3 is out.
-        let held = DispatchGroup(), armed = Counter(), parts = Counter()
-        ArBarcodeTrack.workerPartHandedOver = {
-            guard armed.value > 0 else { return }
-            parts.increment()
-            _ = held.wait(timeout: .now() + 10)
-        }
-        defer { ArBarcodeTrack.workerPartHandedOver = nil }
-        // A 1 s wait (within half of a 0.5 fps frame); tracks outlive a frame; re-decoded on every frame.
-        let h = Harness("arbarcodetrack detect-mode=async async-wait=1000 redecode-interval=1 expiry=10",
-                        caps: under.i420Caps.replacingOccurrences(of: "framerate=30/1", with: "framerate=1/2"))
+        let hold = PartHold()
+        defer { hold.stop() }
+        let h = Self.heldAsyncHarness(caps: under.i420Caps)
         func seen(_ f: TestFrame, _ i: UInt64) throws -> [String] {
             try XCTUnwrap(h.process(f.i420, ptsNanoseconds: i * 2 * second)).regions.map { "\($0.text) \($0.state)" }.sorted()
         }
@@ -583,12 +572,10 @@ final class TrackTests: XCTestCase {
         XCTAssertEqual(try seen(under, 2), ["UNDER-128 tracked"])
         for job in 0..<3 { XCTAssertEqual(jobs.ended.wait(timeout: .now() + 30), .success, "job \(job) ended") }
         h.set("arbarcodetrack", "async-wait", "1000")
-        held.enter()
-        armed.increment()
+        hold.arm()
         let first = try seen(over, 3)
-        XCTAssertGreaterThan(parts.value, 0, "frame 3's job handed over a part and was held")
-        armed.decrement()
-        held.leave()
+        XCTAssertGreaterThan(hold.parts, 0, "frame 3's job handed over a part and was held")
+        hold.release()
         XCTAssertEqual(first, ["OVER-128 detected", "UNDER-128 occluded"], "the card's first frame")
         XCTAssertEqual(try seen(over, 4), ["OVER-128 detected", "UNDER-128 occluded"])
     }
@@ -844,4 +831,33 @@ private final class JobsEnded: DecodeExecutor, @unchecked Sendable {  // Its pro
     }
 
     func shutdown() { queue.sync {} }
+}
+
+/// Holds the worker's job at each part it hands over while armed, until released
+/// (`ArBarcodeTrack.workerPartHandedOver`, set from `init` to `stop`).
+private final class PartHold: Sendable {
+    private let held = DispatchGroup(), armed = Counter(), handedOver = Counter()
+
+    init() {
+        ArBarcodeTrack.workerPartHandedOver = { [held, armed, handedOver] in
+            guard armed.value > 0 else { return }
+            handedOver.increment()
+            _ = held.wait(timeout: .now() + 10)
+        }
+    }
+
+    func arm() {
+        held.enter()
+        armed.increment()
+    }
+
+    func release() {
+        armed.decrement()
+        held.leave()
+    }
+
+    /// Parts handed over while armed.
+    var parts: Int { handedOver.value }
+
+    func stop() { ArBarcodeTrack.workerPartHandedOver = nil }
 }
