@@ -34,8 +34,7 @@ public enum DetectMode: Int32, PropertyEnum {
 /// re-decodes alone. A frame waits for its job up to `async-wait` when the recent jobs say its
 /// readings should be ready within that (a full scan's: its regions' first decodes, whose codes it
 /// hands over early; `DecodeWait`); a result that arrives later, at frame N+k, is carried forward
-/// by the tracked motion. Every live track is reported on
-/// every frame.
+/// by the tracked motion. Every live track is reported on every frame.
 public final class ArBarcodeTrack: VideoFilterElement {
     public struct Settings: Sendable {
         var symbologies: String? = "all"
