@@ -223,7 +223,7 @@ final class TrackingStage {
     /// earlier frame (it was covered since).
     private func coveringCodes(_ detections: [Detection], carried: [Detection]) -> [Detection] {
         let occluded = tracker.occludedIDs
-        let fresh = detections.filter { !carried.contains($0) }
+        let fresh = carried.isEmpty ? detections : detections.filter { !carried.contains($0) }
         var covered: [Track] = []
         func covers(_ d: Detection, _ t: Track) -> Bool {
             if Detection.isSelfChecking(symbology: d.symbology) { return true }
