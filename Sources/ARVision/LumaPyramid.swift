@@ -19,8 +19,9 @@ public struct LumaPyramid: Sendable {
     }
 
     /// The same pyramid as `init(LumaPlane(copying:…), levelCount:)`, built from `width` × `height`
-    /// pixels at `base` (rows `stride` bytes apart), writing into the pixel buffers of `spare` when
-    /// nothing else holds them (a per-frame pyramid then allocates nothing). `spare` is consumed (nil after).
+    /// pixels at `base` (rows `stride` bytes apart), writing into the pixel buffers of `spare` (a
+    /// per-frame pyramid then allocates nothing; a buffer something else holds is copied first:
+    /// see `sharesPixels`). `spare` is consumed (nil after).
     public init(copying base: UnsafeRawPointer, width: Int, height: Int, stride: Int, levelCount: Int,
                 reusing spare: inout LumaPyramid?) {
         var old = spare?.levels ?? []
@@ -62,4 +63,13 @@ public struct LumaPyramid: Sendable {
     /// Level 0's size, pixels.
     public var width: Int { levels[0].width }
     public var height: Int { levels[0].height }
+
+    /// Whether `other` holds this pyramid's level-0 pixel buffer (a copy of the pyramid does until
+    /// one of them is written): reusing such a pyramid's buffers would copy them first.
+    public func sharesPixels(with other: LumaPyramid?) -> Bool {
+        guard let other else { return false }
+        return levels[0].pixels.withUnsafeBufferPointer { a in
+            other.levels[0].pixels.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress }
+        }
+    }
 }

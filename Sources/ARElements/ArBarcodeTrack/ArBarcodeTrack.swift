@@ -244,7 +244,7 @@ public final class ArBarcodeTrack: VideoFilterElement {
         let s = settings.snapshot
         try decoder.reconfigure(symbologies: s.symbologies, options: s.detector)
         stage.configure(s.tracking)
-        let live = stage.begin(frame: frame, luma: luma, forEach: decoder.forEach)
+        let live = stage.begin(frame: frame, luma: luma, lent: state.jobPyramid, forEach: decoder.forEach)
         state.schedule.interval = s.redecodeInterval
         var detections: [Detection] = []
         /// Time decoding on this frame (sync) or of the worker's results collected on it (async).

@@ -19,14 +19,10 @@ final class TrackingStage {
     /// Pyramid of the previous frame's luma, and of the frame in progress.
     private var previous: LumaPyramid?
     private(set) var current: LumaPyramid?
-    /// The pyramid before `previous`, whose buffers the next frame's pyramid reuses when nothing else holds them.
-    private var spare: LumaPyramid?
-    /// Pyramids allocated (and written, so their pages are mapped) by `prepare`, used by the first
-    /// frames before `spare` can be: the first frames then allocate nothing.
-    private var prepared: [LumaPyramid] = []
-    /// Pyramids the first frames need: the current one, the previous one, and the one the worker
-    /// may still hold while it decodes the first full scan.
-    static let preparedPyramids = 3
+    /// Pyramids of earlier frames whose buffers a new frame's pyramid is written into: the one
+    /// before `previous`, and one more for when a decode still reads that one (an async job of two
+    /// frames ago: `begin`'s `lent`).
+    private var spares = PyramidSpares(capacity: 2)
     /// Motion measured on the last frame per track: the guess for the next.
     private var lastMotion: [UInt64: Homography] = [:]
     private var smoothers: [UInt64: QuadSmoother] = [:]
@@ -112,7 +108,6 @@ final class TrackingStage {
         history.reset()
         previous = nil
         current = nil
-        spare = nil
         lastMotion = [:]
         smoothers = [:]
         looks = [:]
@@ -122,18 +117,10 @@ final class TrackingStage {
         carriedReadings = []
     }
 
-    /// Allocates the pyramids of the first frames of `width` × `height` ahead of them (when caps
-    /// are set), so that the start of a stream costs no more than the rest of it.
+    /// Allocates the pyramids of the frames after the first of `width` × `height` (when caps are
+    /// set, off the streaming thread), so that the start of a stream costs little more than the rest of it.
     func prepare(width: Int, height: Int) {
-        guard width > 0, height > 0 else { return }
-        if let p = prepared.first, p.width == width, p.height == height { return }
-        prepared = (0..<Self.preparedPyramids).map { _ in
-            let pixels = [UInt8](unsafeUninitializedCapacity: width * height) { b, n in
-                b.initialize(repeating: 0)
-                n = width * height
-            }
-            return LumaPyramid(LumaPlane(width: width, height: height, pixels: pixels), levelCount: Self.pyramidLevels)
-        }
+        spares.prepare(width: width, height: height, levelCount: Self.pyramidLevels)
     }
 
     /// Applies property changes that may happen while playing.
@@ -155,9 +142,10 @@ final class TrackingStage {
     /// track by the motion measured between the previous frame's luma and `luma` (or coasts it
     /// when there is no luma or the flow fails). Returns the live tracks where they now are.
     /// `forEach(n, body)` calls `body` for every index in `0..<n` (each track's motion is measured
-    /// on its own, e.g. on the decoding threads).
+    /// on its own, e.g. on the decoding threads). `lent`: a pyramid of an earlier frame something
+    /// else still reads (an async decode job), whose buffers the new pyramid does not take.
     @discardableResult
-    func begin(frame: VideoFrame, luma: LumaImage?,
+    func begin(frame: VideoFrame, luma: LumaImage?, lent: LumaPyramid? = nil,
                forEach: (Int, @escaping (Int) -> Void) -> Void = { n, body in for i in 0..<n { body(i) } }) -> [Track] {
         let buffer = frame.buffer
         timestamp = buffer.ptsNanoseconds ?? frameCount &* frameDurationNanoseconds
@@ -176,10 +164,9 @@ final class TrackingStage {
             like = [:]
         }
         size = (frame.width, frame.height)
-        if let p = prepared.popLast() { spare = p }
         current = luma.map {
-            LumaPyramid(copying: $0.base, width: $0.width, height: $0.height, stride: $0.stride,
-                        levelCount: Self.pyramidLevels, reusing: &spare)
+            spares.pyramid(copying: $0.base, width: $0.width, height: $0.height, stride: $0.stride,
+                           levelCount: Self.pyramidLevels, lent: lent)
         }
         var motions: [UInt64: Homography] = [:]
         if let prev = previous, let cur = current, prev.width == cur.width, prev.height == cur.height {
@@ -369,7 +356,7 @@ final class TrackingStage {
         let update = tracker.update(detections: detections, timestampNanoseconds: timestamp)
         refusedTracks += update.refused
         history.record(frame: frameIndex, tracks: update.tracks)
-        spare = previous
+        if let previous { spares.recycle(previous) }
         previous = current
         let seconds = Double(timestamp) / 1e9
         var reported: [BarcodeRegion] = []
