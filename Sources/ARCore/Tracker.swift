@@ -283,8 +283,8 @@ public struct Tracker: Sendable {
     /// - New tracks: each unmatched detection starts a track, in input order, while fewer than
     ///   `maxTracks` are alive; the rest are dropped for this frame (they are retried on the next) and
     ///   counted in `TrackerUpdate.refused`.
-    ///   One whose centre lies on a live track of another payload is dropped as a misreading of that
-    ///   code (but a 1D reading on a QR code's track: a label stuck over it), and so is one
+    ///   One whose centre and half its outline lie on a live track of another payload is dropped as a
+    ///   misreading of that code (but a 1D reading on a QR code's track: a label stuck over it), and so is one
     ///   `Detection.isMisreading` of a live track's code (occluded or not) whose centre lies within
     ///   that track's quad grown to twice its size. A 1D detection (not
     ///   `Detection.isSelfChecking`) starts a track only once `confirmReadings` readings agree: its
@@ -373,10 +373,13 @@ public struct Tracker: Sendable {
             // Two codes cannot overlap: a reading of another payload on a live track's code is a
             // misreading (e.g. a blurred 1D code read with two wrong characters whose check character
             // still holds). It neither renames that track nor starts one while the track lives.
-            // An occluded track's code is not there: it blocks nothing. A 1D reading on a QR code
+            // A misreading lies on the code it misreads: its centre, and most of its outline
+            // (`misreadingShare`); a card slid over a corner of the code is another code. An
+            // occluded track's code is not there: it blocks nothing. A 1D reading on a QR code
             // is no misreading of it (a 1D label stuck over it: it is confirmed as any 1D reading).
             if core.entries.contains(where: {
                 $0.target.payload != detection.payload && $0.state != .occluded && $0.target.quad.contains(detection.quad.center)
+                    && detection.quad.share(inside: $0.target.quad) >= Self.misreadingShare
                     && !(Detection.isSelfChecking(symbology: $0.target.symbology) && !Detection.isSelfChecking(symbology: detection.symbology))
             }) { continue }
             // Nor does a reading of a tracked code's payload with one digit pair changed beside it
@@ -412,6 +415,10 @@ public struct Tracker: Sendable {
                              updated: report.updated.map(Self.track), removed: report.removed.map(Self.track),
                              refused: report.refused)
     }
+
+    /// Least share of a reading's outline on a live track of another payload (its centre on it too)
+    /// for the reading to be a misreading of that track's code.
+    static let misreadingShare = 0.5
 
     /// Largest turn of an outline's edge, radians, from the quad its track was followed to on the
     /// same frame, for the outline to replace it.

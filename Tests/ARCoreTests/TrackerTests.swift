@@ -230,6 +230,18 @@ final class TrackerTests: XCTestCase {
         XCTAssertEqual(update.added.map(\.text), ["C"])
     }
 
+    /// A card slid over a corner of a tracked code: its reading's centre just on the track, most of
+    /// its outline off it (about a third on). It is another code, not a misreading of the tracked one.
+    func testAReadingWithItsCentreOnALiveTrackButMostlyOffItIsAnotherCode() {
+        var tracker = Tracker()
+        _ = tracker.update(detections: [code("A", x: 0, y: 0)], timestampNanoseconds: 0)
+        let card = Detection(symbology: "QR-Code", text: "B", quad: Quad(Rect(x: 8, y: 28, width: 60, height: 20)))
+        XCTAssertTrue(Quad(Rect(x: 0, y: 0, width: 40, height: 40)).contains(card.quad.center))
+        let update = tracker.update(detections: [code("A", x: 0, y: 0), card], timestampNanoseconds: 33 * ms)
+        XCTAssertEqual(update.added.map(\.text), ["B"])
+        XCTAssertEqual(update.tracks.map(\.text), ["A", "B"])
+    }
+
     func testA1DReadingOnAQRCodesTrackIsALabelOverItNotAMisreading() {
         var tracker = Tracker()
         _ = tracker.update(detections: [code("QR", x: 0, y: 0)], timestampNanoseconds: 0)
