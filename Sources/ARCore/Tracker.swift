@@ -58,6 +58,19 @@ public struct Detection: Hashable, Sendable {
         symbology == "QR-Code" || symbology == "SQ-Code"
     }
 
+    /// Whether this reading lies on a code outlined by `quad` (pixels), as a misreading of that code
+    /// does: its centre inside `quad`, and (its outline measured) half of one of the two outlines
+    /// inside the other (`liesOnShare`). A code on a card slid over a corner of the other does not:
+    /// its centre may be just inside, most of both outlines apart.
+    public func liesOn(_ quad: Quad) -> Bool {
+        guard quad.contains(self.quad.center) else { return false }
+        guard outlineComplete else { return true }
+        return max(self.quad.share(inside: quad), quad.share(inside: self.quad)) >= Self.liesOnShare
+    }
+
+    /// Least share of one outline inside the other for `liesOn`.
+    public static let liesOnShare = 0.5
+
     /// Whether `payload` of `symbology` reads like a misreading of a code of the same symbology
     /// whose payload is `other`: for Interleaved 2 of 5, which has no check character and encodes
     /// its digits in pairs (five bars for one digit, the five spaces between them for the next),
@@ -283,7 +296,7 @@ public struct Tracker: Sendable {
     /// - New tracks: each unmatched detection starts a track, in input order, while fewer than
     ///   `maxTracks` are alive; the rest are dropped for this frame (they are retried on the next) and
     ///   counted in `TrackerUpdate.refused`.
-    ///   One whose centre and half its outline lie on a live track of another payload is dropped as a
+    ///   One that lies on a live track of another payload (`Detection.liesOn`) is dropped as a
     ///   misreading of that code (but a 1D reading on a QR code's track: a label stuck over it), and so is one
     ///   `Detection.isMisreading` of a live track's code (occluded or not) whose centre lies within
     ///   that track's quad grown to twice its size. A 1D detection (not
@@ -373,13 +386,12 @@ public struct Tracker: Sendable {
             // Two codes cannot overlap: a reading of another payload on a live track's code is a
             // misreading (e.g. a blurred 1D code read with two wrong characters whose check character
             // still holds). It neither renames that track nor starts one while the track lives.
-            // A misreading lies on the code it misreads: its centre, and most of its outline
-            // (`misreadingShare`); a card slid over a corner of the code is another code. An
-            // occluded track's code is not there: it blocks nothing. A 1D reading on a QR code
-            // is no misreading of it (a 1D label stuck over it: it is confirmed as any 1D reading).
+            // A misreading lies on the code it misreads (`Detection.liesOn`); a card slid over a
+            // corner of the code is another code. An occluded track's code is not there: it blocks
+            // nothing. A 1D reading on a QR code is no misreading of it (a 1D label stuck over it:
+            // it is confirmed as any 1D reading).
             if core.entries.contains(where: {
-                $0.target.payload != detection.payload && $0.state != .occluded && $0.target.quad.contains(detection.quad.center)
-                    && detection.quad.share(inside: $0.target.quad) >= Self.misreadingShare
+                $0.target.payload != detection.payload && $0.state != .occluded && detection.liesOn($0.target.quad)
                     && !(Detection.isSelfChecking(symbology: $0.target.symbology) && !Detection.isSelfChecking(symbology: detection.symbology))
             }) { continue }
             // Nor does a reading of a tracked code's payload with one digit pair changed beside it
@@ -415,10 +427,6 @@ public struct Tracker: Sendable {
                              updated: report.updated.map(Self.track), removed: report.removed.map(Self.track),
                              refused: report.refused)
     }
-
-    /// Least share of a reading's outline on a live track of another payload (its centre on it too)
-    /// for the reading to be a misreading of that track's code.
-    static let misreadingShare = 0.5
 
     /// Largest turn of an outline's edge, radians, from the quad its track was followed to on the
     /// same frame, for the outline to replace it.

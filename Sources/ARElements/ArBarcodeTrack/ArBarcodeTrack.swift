@@ -116,7 +116,8 @@ public final class ArBarcodeTrack: VideoFilterElement {
         var async: Bool?
         /// Which frames ask for a full scan or region re-decodes.
         var cadence = DecodeCadence()
-        /// The luma of the frame the worker is decoding, to carry new codes forward.
+        /// The luma of the frame the worker is decoding, to carry new codes forward; kept after a
+        /// flush, as a cancelled job may still be reading it (`TrackingStage.begin`'s `lent`).
         var jobPyramid: LumaPyramid?
         /// The job in flight: its kind, and when it was handed over (`DispatchTime` ns).
         var inFlight: (kind: DecodeKind, since: UInt64)?
@@ -132,12 +133,11 @@ public final class ArBarcodeTrack: VideoFilterElement {
             self.stage = stage
         }
 
-        /// Forgets the schedules, the frame the worker was given and the streaming thread's decoder's
+        /// Forgets the schedules, the job in flight and the streaming thread's decoder's
         /// memory of places (flush; the worker's decoder forgets on its next job, `TrackDecodeWorker.cancel`).
         func restart() {
             decoder.reset()
             cadence = DecodeCadence()
-            jobPyramid = nil
             inFlight = nil
             located = []
             schedule.reset()
@@ -193,7 +193,6 @@ public final class ArBarcodeTrack: VideoFilterElement {
         // New caps: both decoders' memory of places starts afresh, as after a flush (the worker's on its next job).
         state.decoder.reset()
         state.worker?.cancel()
-        state.jobPyramid = nil
         state.inFlight = nil
         guard state.async == nil else { return }
         let s = settings.snapshot

@@ -106,6 +106,8 @@ final class TrackingStage {
     func reset() {
         tracker.reset()
         history.reset()
+        // Its buffers serve again (`current` is the same pyramid until the next frame begins).
+        if let previous { spares.recycle(previous) }
         previous = nil
         current = nil
         lastMotion = [:]
@@ -117,8 +119,8 @@ final class TrackingStage {
         carriedReadings = []
     }
 
-    /// Allocates the pyramids of the frames after the first of `width` × `height` (when caps are
-    /// set, off the streaming thread), so that the start of a stream costs little more than the rest of it.
+    /// Allocates the pyramids of a stream of `width` × `height` frames when caps are set, off the
+    /// streaming thread (`PyramidSpares.prepare`): frames that come after they are made allocate none.
     func prepare(width: Int, height: Int) {
         spares.prepare(width: width, height: height, levelCount: Self.pyramidLevels)
     }
@@ -201,8 +203,8 @@ final class TrackingStage {
 
     /// `detections` with the live tracks whose place has stopped looking like their code, whose
     /// code is not among the readings of the frame in progress (those not in `carried`, which were
-    /// read on earlier frames), and over which another code is read on it, marked occluded: the
-    /// code on a card slid over it then starts its track on this frame instead of waiting for the
+    /// read on earlier frames), and over which another code is read (lying on it: `Detection.liesOn`),
+    /// marked occluded: the code on a card slid over it then starts its track on this frame instead of waiting for the
     /// occlusion. Such a covering code is a QR code (over any track), or over a 1D track a 1D code
     /// with a measured outline whose bars lie at least `coveringAngle` from the track's. Other
     /// readings of other payloads over a covered track are dropped: a misreading of the covered
@@ -219,14 +221,14 @@ final class TrackingStage {
         }
         for t in tracker.liveTracks where (unlike[t.id] ?? 0) > 0 && !occluded.contains(t.id)
             && !fresh.contains(where: { $0.symbology == t.symbology && $0.payload == t.payload }) {
-            if fresh.contains(where: { $0.payload != t.payload && t.quad.contains($0.quad.center) && covers($0, t) }) { covered.append(t) }
+            if fresh.contains(where: { $0.payload != t.payload && $0.liesOn(t.quad) && covers($0, t) }) { covered.append(t) }
         }
         guard !covered.isEmpty else { return detections }
         tracker.markOccluded(occluded.union(covered.map(\.id)))
         return detections.filter { d in
             !covered.contains { t in
                 d.payload != t.payload
-                    ? t.quad.contains(d.quad.center) && !covers(d, t)
+                    ? d.liesOn(t.quad) && !covers(d, t)
                     : d.symbology == t.symbology && t.quad.contains(d.quad.center) && carried.contains(d)
             }
         }
