@@ -28,7 +28,7 @@ struct TrackScore {
     var frameMilliseconds: [Double] = []
     var throughputFPS: Double?
     var late: Int?, dropped: Int?
-    /// Live: late frames the source itself pushed after their render time (no element could deliver them in time).
+    /// Live: late frames the source pushed after their render time (its streaming thread, which runs the elements too, was held by earlier frames or the machine).
     var lateFromSource: Int?
     /// Tracks (distinct ids) whose payload is no code's in the clip, and the frames they were reported on.
     var falseTracks = 0, falseTrackFrames = 0

@@ -266,6 +266,20 @@ final class DecodeWaitTests: XCTestCase {
         XCTAssertEqual(DecodeWait(budgetMilliseconds: 0).wait(for: .full, elapsed: 0), 0, "0: never waits")
     }
 
+    /// Before any full scan has finished, one of a 1080p frame is waited for (12.4 ms expected), one
+    /// of a 4K frame is not (49.8 ms) until it has run for 34 ms; region jobs are waited for.
+    func testBeforeAnyFullScanTheFramesPixelsSayHowLongOneIsExpectedToTake() {
+        let hd = DecodeWait(budgetMilliseconds: 16, framePixels: 1920 * 1080)
+        XCTAssertEqual(hd.wait(for: .full, elapsed: 0), 16)
+        var uhd = DecodeWait(budgetMilliseconds: 16, framePixels: 3840 * 2160)
+        XCTAssertEqual(uhd.wait(for: .full, elapsed: 0), 0, "the first frame of a 4K stream")
+        XCTAssertEqual(uhd.wait(for: .full, elapsed: 33), 0, "the second, the first scan still running")
+        XCTAssertEqual(uhd.wait(for: .full, elapsed: 34), 16)
+        XCTAssertEqual(uhd.wait(for: .regions, elapsed: 0), 16)
+        uhd.finished(.full, readyAfter: 10)
+        XCTAssertEqual(uhd.wait(for: .full, elapsed: 0), 16, "measured: the frame size no longer counts")
+    }
+
     func testAJobWhoseReadingsAreExpectedAfterTheBudgetIsNotWaitedFor() {
         var wait = DecodeWait(budgetMilliseconds: 16)
         wait.finished(.full, readyAfter: 40)

@@ -18,7 +18,7 @@ final class PyramidSparesTests: XCTestCase {
     /// the three prepared buffers (none allocated, none copied first), never into the job's.
     func testAStreamWritesIntoPreparedBuffersAndPassesOverTheOneAJobReads() {
         var spares = PyramidSpares(capacity: 2)
-        spares.prepare(width: Self.width, height: Self.height, levelCount: 3) { $0() }
+        spares.prepare(width: Self.width, height: Self.height, levelCount: 3)
         var buffers: Set<UInt> = []
         var previous: LumaPyramid?
         var job: (pyramid: LumaPyramid, until: Int)?
@@ -40,25 +40,24 @@ final class PyramidSparesTests: XCTestCase {
     }
 
     /// After a size change the spares of the old size are dropped and the stream writes into the
-    /// pyramids prepared for the new one; pyramids of a size asked for earlier, made later, are not taken.
+    /// pyramids prepared for the new one.
     func testAfterASizeChangeTheStreamWritesIntoThePyramidsPreparedForTheNewSize() {
         var spares = PyramidSpares(capacity: 2)
-        spares.prepare(width: 32, height: 32, levelCount: 2) { $0() }
-        spares.recycle([UInt8](repeating: 1, count: 32 * 32).withUnsafeBytes {
-            spares.pyramid(copying: $0.baseAddress!, width: 32, height: 32, stride: 32, levelCount: 2)
-        })
-        XCTAssertEqual(spares.count, 2)
-        // A prepare for a size asked for before the new one, whose work ends after the new size's.
-        var late: (@Sendable () -> Void)?
-        spares.prepare(width: 48, height: 48, levelCount: 2) { late = $0 }
-        spares.prepare(width: Self.width, height: Self.height, levelCount: 2) { $0() }
-        late?()
+        spares.recycle(LumaPyramid(LumaPlane(width: 32, height: 32), levelCount: 2))
+        spares.prepare(width: Self.width, height: Self.height, levelCount: 2)
+        XCTAssertEqual(spares.count, 3)
         let p = Self.frame(5).withUnsafeBytes {
             spares.pyramid(copying: $0.baseAddress!, width: Self.width, height: Self.height, stride: Self.width, levelCount: 2)
         }
         XCTAssertEqual(p.levels[0].pixels, Self.frame(5))
-        // Written into one of the three prepared: two left (not the 32 × 32 spare, dropped; no 48 × 48 one).
+        // Written into one of the three prepared: two left.
         XCTAssertEqual(spares.count, 2)
+        // A spare of an old size left behind is dropped, not written into.
+        spares.recycle(LumaPyramid(LumaPlane(width: 32, height: 32), levelCount: 2))
+        _ = Self.frame(6).withUnsafeBytes {
+            spares.pyramid(copying: $0.baseAddress!, width: Self.width, height: Self.height, stride: Self.width, levelCount: 2)
+        }
+        XCTAssertEqual(spares.count, 0)
     }
 
     func testRecyclingPastTheCapacityDropsTheOldest() {
@@ -80,24 +79,12 @@ final class PyramidSparesTests: XCTestCase {
         XCTAssertEqual(spares.count, 0)
     }
 
-    func testPyramidsPreparedForAnotherSizeAreNotTakenIn() {
-        var spares = PyramidSpares(capacity: 2)
-        spares.prepare(width: 32, height: 32, levelCount: 2) { $0() }
-        let p = Self.frame(9).withUnsafeBytes {
-            spares.pyramid(copying: $0.baseAddress!, width: Self.width, height: Self.height, stride: Self.width, levelCount: 2)
-        }
-        XCTAssertEqual(p.width, Self.width)
-        XCTAssertEqual(p.levels[0].pixels, Self.frame(9))
-        XCTAssertEqual(spares.count, 0)
-    }
-
     func testNothingIsPreparedWhenTheNewestSpareHasTheSize() {
         var spares = PyramidSpares(capacity: 2)
         spares.recycle(LumaPyramid(LumaPlane(width: Self.width, height: Self.height), levelCount: 2))
-        var runs = 0
-        spares.prepare(width: Self.width, height: Self.height, levelCount: 2) { _ in runs += 1 }
-        XCTAssertEqual(runs, 0)
-        spares.prepare(width: 32, height: 32, levelCount: 2) { _ in runs += 1 }
-        XCTAssertEqual(runs, 1)
+        spares.prepare(width: Self.width, height: Self.height, levelCount: 2)
+        XCTAssertEqual(spares.count, 1)
+        spares.prepare(width: 32, height: 32, levelCount: 2)
+        XCTAssertEqual(spares.count, 3)
     }
 }

@@ -188,7 +188,8 @@ public final class ArBarcodeTrack: VideoFilterElement {
         guard let state else { return }
         // The jobs' times at the old size say nothing of the new one's; no rate, no cap by it.
         state.wait = DecodeWait(budgetMilliseconds: settings.snapshot.asyncWaitMilliseconds,
-                                frameMilliseconds: info.frameDurationNanoseconds.map { Double($0) / 1e6 })
+                                frameMilliseconds: info.frameDurationNanoseconds.map { Double($0) / 1e6 },
+                                framePixels: info.width * info.height)
         state.stage.prepare(width: info.width, height: info.height)
         // New caps: both decoders' memory of places starts afresh, as after a flush (the worker's on its next job).
         state.decoder.reset()

@@ -119,8 +119,8 @@ final class TrackingStage {
         carriedReadings = []
     }
 
-    /// Allocates the pyramids of a stream of `width` × `height` frames when caps are set, off the
-    /// streaming thread (`PyramidSpares.prepare`): frames that come after they are made allocate none.
+    /// Allocates the pyramids of a stream of `width` × `height` frames ahead of them (when caps are
+    /// set), so that the start of a stream costs no more than the rest of it (`PyramidSpares.prepare`).
     func prepare(width: Int, height: Int) {
         spares.prepare(width: width, height: height, levelCount: Self.pyramidLevels)
     }
