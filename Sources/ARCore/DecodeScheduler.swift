@@ -72,8 +72,7 @@ public struct DecodeWait: Sendable, Equatable {
     /// A full scan's time until its readings are ready, per pixel of the frame, before any was
     /// measured, nanoseconds: 1080p's first decodes ended at 12.5 ms median on the 2-core machine
     /// of stops 44–47 (6 ns per pixel), 4K's at 17.5–58. So a stream's first 1080p frames wait for
-    /// their scans, and a 4K stream's do not (its first scans take 60–100 ms: waiting held its
-    /// first frames past their render time).
+    /// their scans, and a 4K stream's do not (each waited 16 ms for readings that came later).
     public static let fullNanosecondsPerPixel = 6.0
 
     public init(budgetMilliseconds: Double, frameMilliseconds: Double? = nil, framePixels: Int? = nil) {
