@@ -297,8 +297,8 @@ public struct Tracker: Sendable {
     ///   `maxTracks` are alive; the rest are dropped for this frame (they are retried on the next) and
     ///   counted in `TrackerUpdate.refused`.
     ///   One that lies on a live track of another payload (`Detection.liesOn`) is dropped as a
-    ///   misreading of that code (but a 1D reading on a QR code's track: a label stuck over it), and so is one
-    ///   `Detection.isMisreading` of a live track's code (occluded or not) whose centre lies within
+    ///   misreading of that code (but a 1D reading on a QR code's track: a label stuck over it),
+    ///   and so is one `Detection.isMisreading` of a live track's code (occluded or not) whose centre lies within
     ///   that track's quad grown to twice its size. A 1D detection (not
     ///   `Detection.isSelfChecking`) starts a track only once `confirmReadings` readings agree: its
     ///   `quality` (scan lines) plus the readings of unconfirmed detections of the same payload at

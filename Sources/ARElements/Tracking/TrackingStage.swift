@@ -203,13 +203,13 @@ final class TrackingStage {
 
     /// `detections` with the live tracks whose place has stopped looking like their code, whose
     /// code is not among the readings of the frame in progress (those not in `carried`, which were
-    /// read on earlier frames), and over which another code is read (lying on it: `Detection.liesOn`),
-    /// marked occluded: the code on a card slid over it then starts its track on this frame instead of waiting for the
-    /// occlusion. Such a covering code is a QR code (over any track), or over a 1D track a 1D code
-    /// with a measured outline whose bars lie at least `coveringAngle` from the track's. Other
-    /// readings of other payloads over a covered track are dropped: a misreading of the covered
-    /// code is not let through with the card's code; so are its code's readings carried from an
-    /// earlier frame (it was covered since).
+    /// read on earlier frames), and over which another code is read (lying on it:
+    /// `Detection.liesOn`), marked occluded: the code on a card slid over it then starts its track
+    /// on this frame instead of waiting for the occlusion. Such a covering code is a QR code (over
+    /// any track), or over a 1D track a 1D code with a measured outline whose bars lie at least
+    /// `coveringAngle` from the track's. Other readings of other payloads over a covered track are
+    /// dropped: a misreading of the covered code is not let through with the card's code; so are
+    /// its code's readings carried from an earlier frame (it was covered since).
     private func coveringCodes(_ detections: [Detection], carried: [Detection]) -> [Detection] {
         let occluded = tracker.occludedIDs
         let fresh = carried.isEmpty ? detections : detections.filter { !carried.contains($0) }
