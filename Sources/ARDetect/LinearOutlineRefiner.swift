@@ -31,7 +31,12 @@ public struct LinearOutlineRefiner: Sendable {
     /// The outline of the 1D code approximately at `quad` (frame pixels, clockwise from the code's
     /// own top-left, top edge along the reading direction), fitted in `plane`; nil when no fit.
     public func refine(_ quad: Quad, in plane: LumaPlane) -> Quad? {
-        plane.withImage { fit(quad, image: Sampler(luma: $0)) }
+        plane.withImage { refine(quad, in: $0) }
+    }
+
+    /// `refine(_:in:)` on an image borrowed from a frame.
+    public func refine(_ quad: Quad, in luma: LumaImage) -> Quad? {
+        fit(quad, image: Sampler(luma: luma))
     }
 
     private func fit(_ quad: Quad, image: Sampler) -> Quad? {

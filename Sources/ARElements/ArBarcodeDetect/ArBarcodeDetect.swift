@@ -225,8 +225,7 @@ final class CodeDetectorStage {
     func scan(_ frame: VideoFrame, outlines: CodeOutlines) -> DetectorResult {
         frame.withLuma(scratch: &scratch) { luma in
             var result = detector.scan(luma)
-            result.codes = outlines.refined(result.codes, width: luma.width, height: luma.height, plane: LumaPlane(copying: luma),
-                                            forEach: detector.forEach)
+            result.codes = outlines.refined(result.codes, in: luma, forEach: detector.forEach)
             return result
         }
     }

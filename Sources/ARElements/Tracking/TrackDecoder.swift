@@ -88,10 +88,20 @@ struct CodeOutlines {
     /// calls `body` for every index in `0..<n` (each fit on its own, e.g. on the decoding threads).
     func refined(_ detections: [Detection], width: Int, height: Int, plane: @autoclosure () -> LumaPlane,
                  forEach: (Int, @escaping (Int) -> Void) -> Void = { n, body in for i in 0..<n { body(i) } }) -> [Detection] {
+        guard detections.contains(where: { !Detection.isSelfChecking(symbology: $0.symbology) }) else {
+            return Self.markedAtBorder(detections, width: width, height: height)
+        }
+        return plane().withImage { refined(detections, in: $0, forEach: forEach) }
+    }
+
+    /// `refined(_:width:height:plane:forEach:)` on a frame's luma as it is (no copy), for a caller
+    /// that holds it mapped until this returns.
+    func refined(_ detections: [Detection], in luma: LumaImage,
+                 forEach: (Int, @escaping (Int) -> Void) -> Void = { n, body in for i in 0..<n { body(i) } }) -> [Detection] {
         var out = detections
-        if let i = detections.firstIndex(where: { !Detection.isSelfChecking(symbology: $0.symbology) }) {
-            let luma = plane(), refiner = refiner
-            let linear = detections.indices[i...].filter { !Detection.isSelfChecking(symbology: detections[$0].symbology) }
+        let linear = detections.indices.filter { !Detection.isSelfChecking(symbology: detections[$0].symbology) }
+        if !linear.isEmpty {
+            let refiner = refiner
             var fits = [Quad?](repeating: nil, count: linear.count)
             fits.withUnsafeMutableBufferPointer { fit in
                 let fit = fit  // each call writes its own index only
@@ -101,7 +111,13 @@ struct CodeOutlines {
                 if let quad = fits[k] { out[j].quad = quad } else { out[j].outlineComplete = false }
             }
         }
-        for j in out.indices where Self.touchesBorder(out[j].quad, width: width, height: height) { out[j].outlineComplete = false }
+        return Self.markedAtBorder(out, width: luma.width, height: luma.height)
+    }
+
+    /// `detections` with those touching the frame's border marked as partial.
+    private static func markedAtBorder(_ detections: [Detection], width: Int, height: Int) -> [Detection] {
+        var out = detections
+        for j in out.indices where touchesBorder(out[j].quad, width: width, height: height) { out[j].outlineComplete = false }
         return out
     }
 
