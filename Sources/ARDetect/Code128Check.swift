@@ -20,7 +20,12 @@ public enum Code128Check {
     /// The symbol values (start to checksum) of every Code 128 symbol found on a line of grey
     /// `samples` (equally spaced), read from the line's start, its checksum valid.
     static func read(_ samples: [Double]) -> [[Int]] {
-        guard let line = ScanLine(samples, minimumSamples: fewestModules), line.edges.count > fewestElements else { return [] }
+        ScanLine(samples, minimumSamples: fewestModules).map(read) ?? []
+    }
+
+    /// `read(_:)` on a line already cut into bars and spaces.
+    static func read(_ line: ScanLine) -> [[Int]] {
+        guard line.edges.count > fewestElements else { return [] }
         return (0..<(line.edges.count - fewestElements)).compactMap { s in
             line.darkAfter[s] ? symbols(line, at: s) : nil
         }
@@ -64,8 +69,14 @@ public enum Code128Check {
         return best.error <= maxError ? best.value : nil
     }
 
+    /// Σ (e − pattern)² over the elements both have, added in order.
     private static func error(_ e: [Double], _ pattern: [Int]) -> Double {
-        zip(e, pattern).map { ($0 - Double($1)) * ($0 - Double($1)) }.reduce(0, +)
+        var sum = 0.0
+        for i in 0..<min(e.count, pattern.count) {
+            let d = e[i] - Double(pattern[i])
+            sum += d * d
+        }
+        return sum
     }
 
     /// The bytes `values` (start, data, checksum) stand for; whether FNC4 is among them; whether
@@ -110,7 +121,8 @@ public enum Code128Check {
         // start, checksum and stop; samples half the narrowest module that gives apart.
         let modules = Double(11 * (2 * d.payload.count + 3) + 2)
         let counts = ScanLine.tally(ScanLine.samples(across: d.quad, in: luma, lines: lines, reach: 0.15,
-                                                     step: min(2, max(0.25, length / modules / 2)))) { Self.read($0) }
+                                                     step: min(2, max(0.25, length / modules / 2))),
+                                    minimumSamples: fewestModules) { Self.read($0) }
         let withFNC4 = counts.filter { $0.value >= 2 && bytes($0.key).fnc4 }
         guard let (values, _) = withFNC4.max(by: { ($0.value, $1.key.count) < ($1.value, $0.key.count) }) else { return d }
         let text = bytes(values)

@@ -21,47 +21,58 @@ public enum EANCheck {
 
     /// The left half's digit patterns (`EANPatterns`: each digit's L, then its G) as module widths
     /// (space, bar, space, bar), each with its digit and whether it is G (even parity).
-    static let left: [(digit: Int, even: Bool, widths: [Double])] = (0..<10).flatMap { d in
-        [(d, false, EANPatterns.widths(EANPatterns.l[d]).map(Double.init)), (d, true, EANPatterns.widths(EANPatterns.g[d]).map(Double.init))]
+    static let left: [(digit: Int, even: Bool, widths: SIMD4<Double>)] = (0..<10).flatMap { d in
+        [(d, false, widths(EANPatterns.l[d])), (d, true, widths(EANPatterns.g[d]))]
     }
     /// The right half's (R: bar, space, bar, space).
-    static let right: [(digit: Int, even: Bool, widths: [Double])] =
-        (0..<10).map { ($0, false, EANPatterns.widths(EANPatterns.r[$0]).map(Double.init)) }
+    static let right: [(digit: Int, even: Bool, widths: SIMD4<Double>)] = (0..<10).map { ($0, false, widths(EANPatterns.r[$0])) }
     /// The left half's parities (true: G) for each first digit.
     static let parities: [[Bool]] = EANPatterns.parity.map { $0.map { $0 == "G" } }
+    /// The guard patterns' elements, from a symbol's first: all of them, their bars, their spaces.
+    private static let guardElements = [0, 1, 2, 56, 57, 58], guardBars = [0, 2, 28, 30, 56, 58], guardSpaces = [1, 27, 29, 31, 57]
+
+    private static func widths(_ pattern: String) -> SIMD4<Double> {
+        let w = EANPatterns.widths(pattern).map(Double.init)
+        return SIMD4(w[0], w[1], w[2], w[3])
+    }
 
     /// The 13 digits (GTIN-13: UPC-A with a leading 0) of every EAN-13 symbol found on a line of
     /// grey `samples` (equally spaced), read from the line's start, with quiet zones, a valid
     /// parity pattern and check digit.
     /// `window` > 0: edges against a local threshold, `window` samples either side (`ScanLine`).
     public static func read(_ samples: [Double], window: Int = 0) -> [String] {
-        guard let line = ScanLine(samples, minimumSamples: modules, window: window), line.edges.count > elements else { return [] }
+        ScanLine(samples, minimumSamples: modules, window: window).map(read) ?? []
+    }
+
+    /// `read(_:window:)` on a line already cut into bars and spaces.
+    static func read(_ line: ScanLine) -> [String] {
+        guard line.edges.count > elements else { return [] }
         return (0..<(line.edges.count - elements)).compactMap { line.darkAfter[$0] ? symbol(line, at: $0) : nil }
     }
 
     /// The symbol whose first bar starts at edge `s` of `line`, if the 59 elements from there make one.
     private static func symbol(_ line: ScanLine, at s: Int) -> String? {
-        let width = { (k: Int) in line.width(s + k) }
         let module = (line.edges[s + elements] - line.edges[s]) / Double(modules)
-        let guards = [0, 1, 2, 56, 57, 58].map(width).reduce(0, +) / 6
-        guard abs(guards / module - 1) <= 0.4,
-              line.before(s) >= quietModules * module, line.after(s + elements) >= quietModules * module else { return nil }
+        // The quiet zones first: they rule out most edges at once.
+        guard line.before(s) >= quietModules * module, line.after(s + elements) >= quietModules * module,
+              abs(widthSum(line, s, guardElements) / 6 / module - 1) <= 0.4 else { return nil }
         // Ink spread: the guards' bars and spaces are a module each.
-        let bars = [0, 2, 28, 30, 56, 58].map(width).reduce(0, +) / 6
-        let spaces = [1, 27, 29, 31, 57].map(width).reduce(0, +) / 5
+        let bars = widthSum(line, s, guardBars) / 6
+        let spaces = widthSum(line, s, guardSpaces) / 5
         let spread = (bars - spaces) / 2
         var digits: [Int] = [], even: [Bool] = []
         for k in 0..<12 {
-            let first = 3 + 4 * k + (k >= 6 ? 5 : 0)
-            let right = k >= 6
+            let first = s + 3 + 4 * k + (k >= 6 ? 5 : 0)
             // Left digits start with a space, right ones with a bar.
-            var e = (0..<4).map { j in width(first + j) + ((j % 2 == 0) == right ? -spread : spread) }
-            let unit = e.reduce(0, +) / 7
+            let right = k >= 6, shift = right ? SIMD4(-spread, spread, -spread, spread) : SIMD4(spread, -spread, spread, -spread)
+            var e = SIMD4(line.width(first), line.width(first + 1), line.width(first + 2), line.width(first + 3)) + shift
+            let unit = (e[0] + e[1] + e[2] + e[3]) / 7
             guard unit > 0 else { return nil }
-            e = e.map { $0 / unit }
+            e /= unit
             var best = (error: Double.infinity, digit: 0, even: false)
             for t in right ? Self.right : Self.left {
-                let error = zip(e, t.widths).map { ($0 - $1) * ($0 - $1) }.reduce(0, +)
+                let d = e - t.widths
+                let error = d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + d[3] * d[3]
                 if error < best.error { best = (error, t.digit, t.even) }
             }
             digits.append(best.digit)
@@ -71,6 +82,13 @@ public enum EANCheck {
         let all = [first] + digits
         guard EANPatterns.checkDigit(all) == all[12] else { return nil }
         return all.map(String.init).joined()
+    }
+
+    /// The summed widths of elements `ks` of the symbol starting at edge `s`, added in order.
+    private static func widthSum(_ line: ScanLine, _ s: Int, _ ks: [Int]) -> Double {
+        var sum = 0.0
+        for k in ks { sum += line.width(s + k) }
+        return sum
     }
 
     /// How many of `lines` scan lines across `quad` (frame pixels, read from its top-left to its
@@ -85,13 +103,13 @@ public enum EANCheck {
         guard length >= 20 else { return [:] }
         let step = min(2, max(0.25, length / Double(modules) / 4))
         let scans = ScanLine.samples(across: quad, in: luma, lines: lines, reach: 0.15, step: step)
-        let counts = ScanLine.tally(scans) { read($0) }
+        let counts = ScanLine.tally(scans, minimumSamples: modules) { read($0) }
         guard counts.isEmpty else { return counts }
         // No line read at its halfway grey (ink spread or blur kept narrow spaces below it): against a
         // local threshold, a module and a half either side; codes other than `own` count when read on a
         // third of the lines or more (a corpus photo's right reading had another code on 2 of 15).
         let window = max(2, Int((1.5 * length / Double(modules) / step).rounded()))
-        return ScanLine.tally(scans) { read($0, window: window) }.filter { $0.key == own || $0.value * 3 >= scans.count }
+        return ScanLine.tally(scans, minimumSamples: modules, window: window) { read($0) }.filter { $0.key == own || $0.value * 3 >= scans.count }
     }
 
     /// `d` as this reading of its lines has it: itself unless another code is read on two or more

@@ -19,6 +19,20 @@ struct ScanLine {
     /// halfway): a narrow space that ink spread or blur keeps below the line's halfway grey still
     /// rises above its neighbours'.
     init?(_ samples: [Double], minimumSamples: Int, window: Int = 0, localContrast: Double = 0.25, minimumContrast: Double = 20) {
+        guard let line = Self.bothWays(samples, minimumSamples: minimumSamples, window: window, localContrast: localContrast,
+                                       minimumContrast: minimumContrast)?.forward else { return nil }
+        self = line
+    }
+
+    private init(edges: [Double], darkAfter: [Bool], length: Double) {
+        (self.edges, self.darkAfter, self.length) = (edges, darkAfter, length)
+    }
+
+    /// `ScanLine(samples, …)` and `ScanLine(samples.reversed(), …)` from one pass, equal to those
+    /// to the last bit: the reversed line's thresholds are the forward line's mirrored, and each
+    /// of its edges is placed by the same sums the reversed samples would give.
+    static func bothWays(_ samples: [Double], minimumSamples: Int, window: Int = 0, localContrast: Double = 0.25,
+                         minimumContrast: Double = 20) -> (forward: ScanLine, reversed: ScanLine)? {
         guard samples.count >= minimumSamples else { return nil }
         var order = samples
         let lo = order.orderStatistic(samples.count / 20), hi = order.orderStatistic(samples.count - 1 - samples.count / 20)
@@ -31,15 +45,21 @@ struct ScanLine {
                 return b - a >= localContrast * (hi - lo) ? (a + b) / 2 : halfway
             }
         }()
-        var edges: [Double] = [], darkAfter: [Bool] = []
-        for i in 1..<samples.count {
+        let n = samples.count
+        var edges: [Double] = [], darkAfter: [Bool] = [], backEdges: [Double] = [], backDark: [Bool] = []
+        for i in 1..<n {
             let a = samples[i - 1] - (local?[i - 1] ?? halfway), b = samples[i] - (local?[i] ?? halfway)
             if (a < 0) != (b < 0) {
                 edges.append(Double(i - 1) + a / (a - b))
                 darkAfter.append(b < 0)
+                // Reversed, this crossing lies between samples n − 1 − i and n − i, from b to a.
+                backEdges.append(Double(n - 1 - i) + b / (b - a))
+                backDark.append(a < 0)
             }
         }
-        (self.edges, self.darkAfter, length) = (edges, darkAfter, Double(samples.count - 1))
+        let length = Double(n - 1)
+        return (ScanLine(edges: edges, darkAfter: darkAfter, length: length),
+                ScanLine(edges: backEdges.reversed(), darkAfter: backDark.reversed(), length: length))
     }
 
     /// The width of element `k`: from edge `k` to edge `k + 1`.
@@ -51,12 +71,14 @@ struct ScanLine {
     /// The light after edge `k` (to the line's end for the last edge).
     func after(_ k: Int) -> Double { k + 1 < edges.count ? edges[k + 1] - edges[k] : length - edges[k] }
 
-    /// How many of `scans` (lines of grey samples) `read` finds each item on, each line read both
-    /// ways round and counted once per item.
-    static func tally<Item: Hashable>(_ scans: [[Double]], reading read: ([Double]) -> [Item]) -> [Item: Int] {
+    /// How many of `scans` (lines of grey samples, cut as `ScanLine(_:minimumSamples:window:)`
+    /// cuts them) `read` finds each item on, each line read both ways round and counted once per item.
+    static func tally<Item: Hashable>(_ scans: [[Double]], minimumSamples: Int, window: Int = 0,
+                                      reading read: (ScanLine) -> [Item]) -> [Item: Int] {
         var counts: [Item: Int] = [:]
         for samples in scans {
-            for item in Set(read(samples) + read(samples.reversed())) { counts[item, default: 0] += 1 }
+            guard let line = bothWays(samples, minimumSamples: minimumSamples, window: window) else { continue }
+            for item in Set(read(line.forward) + read(line.reversed)) { counts[item, default: 0] += 1 }
         }
         return counts
     }
