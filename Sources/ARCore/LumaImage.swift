@@ -46,6 +46,26 @@ public struct LumaImage {
         return bilinear(x0, y0, x0 + 1, y0 + 1, fx - Double(x0), fy - Double(y0))
     }
 
+    /// `sampleInside` at four points at once: the same arithmetic lane by lane, so the same values.
+    @inlinable @inline(__always)
+    public func sampleInside(_ x: SIMD4<Double>, _ y: SIMD4<Double>) -> SIMD4<Double> {
+        let fx = x - 0.5, fy = y - 0.5
+        var ax = SIMD4<Double>(), ay = ax, p00 = ax, p10 = ax, p01 = ax, p11 = ax
+        for k in 0..<4 {
+            // Scalar conversions: SIMD4<Int>(_:rounding:) is not specialised (a generic call per lane).
+            let x0 = Int(fx[k]), y0 = Int(fy[k])
+            ax[k] = fx[k] - Double(x0)
+            ay[k] = fy[k] - Double(y0)
+            let p = base + y0 * stride + x0
+            p00[k] = Double(p.load(as: UInt8.self))
+            p10[k] = Double(p.load(fromByteOffset: 1, as: UInt8.self))
+            p01[k] = Double(p.load(fromByteOffset: stride, as: UInt8.self))
+            p11[k] = Double(p.load(fromByteOffset: stride + 1, as: UInt8.self))
+        }
+        let top = p00 * (1 - ax) + p10 * ax, bottom = p01 * (1 - ax) + p11 * ax
+        return top * (1 - ay) + bottom * ay
+    }
+
     /// Whether (x, y) lies a pixel or more inside the range `sampleInside` accepts: the points
     /// between two such points on a line can be sampled with it, rounding included.
     @inlinable @inline(__always)

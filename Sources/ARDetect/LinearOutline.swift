@@ -367,7 +367,17 @@ enum LinearOutline {
         // Lines well inside the frame need no clamping (same values, fewer instructions).
         let ends = lines.flatMap { s in [c + u * lo + d * s, c + u * (lo + Double(n - 1) * step) + d * s] }
         let whole = ends.allSatisfy { luma.holdsInside($0.x, $0.y) }
-        for i in 0..<n {
+        var done = 0
+        // Inside, four points at a time, each as `c + u * t + d * s` computes it.
+        while whole, done + 4 <= n {
+            let t = lo + SIMD4<Double>(Double(done), Double(done + 1), Double(done + 2), Double(done + 3)) * step
+            var sum = SIMD4<Double>(repeating: 0)
+            for s in lines { sum += luma.sampleInside(c.x + u.x * t + d.x * s, c.y + u.y * t + d.y * s) }
+            let mean = sum / Double(lines.count)
+            for k in 0..<4 { profile[done + k] = mean[k] }
+            done += 4
+        }
+        for i in done..<n {
             let t = lo + Double(i) * step
             var sum = 0.0
             for s in lines {
@@ -412,9 +422,19 @@ enum LinearOutline {
             let start = c + u * tStart + across * s, end = c + u * (tStart + Double(n - 1) * dt) + across * s
             // A line well inside the frame needs no clamping (same values, fewer instructions).
             if luma.holdsInside(start.x, start.y), luma.holdsInside(end.x, end.y) {
-                for i in 0..<n {
+                // Four points at a time, each as `c + u * t + across * s` computes it.
+                let ox = across.x * s, oy = across.y * s
+                var i = 0
+                while i + 4 <= n {
+                    let t = tStart + SIMD4<Double>(Double(i), Double(i + 1), Double(i + 2), Double(i + 3)) * dt
+                    let v = luma.sampleInside(c.x + u.x * t + ox, c.y + u.y * t + oy)
+                    for k in 0..<4 { out[i + k] = v[k] }
+                    i += 4
+                }
+                while i < n {
                     let p = c + u * (tStart + Double(i) * dt) + across * s
                     out[i] = luma.sampleInside(p.x, p.y)
+                    i += 1
                 }
                 return out
             }

@@ -65,7 +65,18 @@ public struct LinearOutlineRefiner: Sendable {
                 guard points > 0 else { return nil }
                 let start = c + u * (a - 1) + d * s
                 if image.holdsInside(start), image.holdsInside(start + u * Double(points + 1)) {
-                    for k in 0..<(points + 2) { line[k] = image.sampleInside(start + u * Double(k)) }
+                    // Four points at a time, each as `start + u * k` computes it.
+                    var k = 0
+                    while k + 4 <= points + 2 {
+                        let f = SIMD4<Double>(Double(k), Double(k + 1), Double(k + 2), Double(k + 3))
+                        let v = image.luma.sampleInside(start.x + u.x * f, start.y + u.y * f)
+                        for j in 0..<4 { line[k + j] = v[j] }
+                        k += 4
+                    }
+                    while k < points + 2 {
+                        line[k] = image.sampleInside(start + u * Double(k))
+                        k += 1
+                    }
                 } else {
                     for k in 0..<(points + 2) {
                         guard let v = image.sample(start + u * Double(k)) else { return nil }
@@ -179,7 +190,18 @@ public struct LinearOutlineRefiner: Sendable {
         // Lines whose ends lie well inside the plane need no check per sample (same values).
         let ends = [-1.0, 1].flatMap { o in [centre + u * from + d * o, centre + u * (from + Double(n - 1) * step) + d * o] }
         let whole = ends.allSatisfy { image.holdsInside($0) }
-        for i in 0..<n {
+        var done = 0
+        // Inside, four points at a time, each as `centre + u * t + d * o` computes it.
+        while whole, done + 4 <= n {
+            let t = from + SIMD4<Double>(Double(done), Double(done + 1), Double(done + 2), Double(done + 3)) * step
+            let px = centre.x + u.x * t, py = centre.y + u.y * t
+            var sum = SIMD4<Double>(repeating: 0)
+            for o in [-1.0, 0, 1] { sum += image.luma.sampleInside(px + d.x * o, py + d.y * o) }
+            let mean = sum / 3
+            for k in 0..<4 { profile[done + k] = mean[k] }
+            done += 4
+        }
+        for i in done..<n {
             let p = centre + u * (from + Double(i) * step)
             var sum = 0.0
             for o in [-1.0, 0, 1] {
