@@ -349,19 +349,30 @@ public struct CodeLocator: Sendable {
     /// the count over the pixels whose |gx| + |gy| exceeds `threshold`. Reads 17 bytes from `left`
     /// and 16 from the others.
     @inline(__always)
-    private static func gradientSums(left: UnsafeRawPointer, above: UnsafeRawPointer, below: UnsafeRawPointer,
+    static func gradientSums(left: UnsafeRawPointer, above: UnsafeRawPointer, below: UnsafeRawPointer,
                                      threshold: Int) -> (Int, Int, Int, Int) {
-        let l = left.loadUnaligned(as: SIMD16<UInt8>.self).evenHalf
-        let r = (left + 2).loadUnaligned(fromByteOffset: 0, as: SIMD16<UInt8>.self).evenHalf
-        let a = above.loadUnaligned(as: SIMD16<UInt8>.self).evenHalf, b = below.loadUnaligned(as: SIMD16<UInt8>.self).evenHalf
-        let gx = SIMD8<Int32>(truncatingIfNeeded: r) &- SIMD8<Int32>(truncatingIfNeeded: l)
-        let gy = SIMD8<Int32>(truncatingIfNeeded: b) &- SIMD8<Int32>(truncatingIfNeeded: a)
-        let zero = SIMD8<Int32>(repeating: 0)
-        let magnitude = pointwiseMax(gx, zero &- gx) &+ pointwiseMax(gy, zero &- gy)
-        let strong = magnitude .> SIMD8<Int32>(repeating: Int32(threshold))
-        let sx = zero.replacing(with: gx, where: strong), sy = zero.replacing(with: gy, where: strong)
+        // 16-bit lanes (every SSE2 step one instruction): the even pixels are the low bytes of a
+        // 16-byte load's 16-bit words. |g| ≤ 255, so g² and |gx·gy| fit 16 bits unsigned; the
+        // products' signs are kept apart and the sums widened to 32 bits.
+        let low = SIMD8<UInt16>(repeating: 0x00FF)
+        func even(_ p: UnsafeRawPointer) -> SIMD8<Int16> {
+            unsafeBitCast(unsafeBitCast(p.loadUnaligned(as: SIMD16<UInt8>.self), to: SIMD8<UInt16>.self) & low, to: SIMD8<Int16>.self)
+        }
+        let gx = even(left + 2) &- even(left), gy = even(below) &- even(above)
+        let zero = SIMD8<Int16>(repeating: 0)
+        let ax = pointwiseMax(gx, zero &- gx), ay = pointwiseMax(gy, zero &- gy)
+        let strong = (ax &+ ay) .> SIMD8<Int16>(repeating: Int16(clamping: threshold))
+        let mx = unsafeBitCast(zero.replacing(with: ax, where: strong), to: SIMD8<UInt16>.self)
+        let my = unsafeBitCast(zero.replacing(with: ay, where: strong), to: SIMD8<UInt16>.self)
+        // All ones where gx·gy < 0.
+        let negative = unsafeBitCast((gx ^ gy) &>> 15, to: SIMD8<UInt16>.self)
+        let xy = mx &* my
+        func sum(_ v: SIMD8<UInt16>) -> Int {
+            let words = unsafeBitCast(v, to: SIMD4<UInt32>.self)
+            return Int(((words & 0xFFFF) &+ (words &>> 16)).wrappedSum())
+        }
         let count = zero.replacing(with: 1, where: strong)
-        return (Int((sx &* sx).wrappedSum()), Int((sy &* sy).wrappedSum()), Int((sx &* sy).wrappedSum()), Int(count.wrappedSum()))
+        return (sum(mx &* mx), sum(my &* my), sum(xy & ~negative) - sum(xy & negative), Int(count.wrappedSum()))
     }
 
     /// Connected groups (8-neighbourhood) of member cells, as cell indices.

@@ -398,3 +398,34 @@ final class FinderPatternSearchTests: XCTestCase {
         }
     }
 }
+
+final class GradientSumsTests: XCTestCase {
+    /// The vector gradient sums equal the pixel-by-pixel ones on random rows: every grey level
+    /// and sign of the products, thresholds from none to all.
+    func testVectorSumsEqualThePixelLoop() {
+        var state: UInt64 = 11
+        for trial in 0..<500 {
+            let bytes = (0..<(3 * 20)).map { _ -> UInt8 in
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                // Extremes often: the largest products and magnitudes.
+                let v = UInt8(truncatingIfNeeded: state >> 33)
+                return trial % 3 == 0 ? (v & 1 == 0 ? 0 : 255) : v
+            }
+            let threshold = [-1, 0, 40, 255, 509, 510, 600][trial % 7]
+            bytes.withUnsafeBytes { raw in
+                // Rows of 20 bytes: above, the row itself, below; pixel 0 at byte 1 of each.
+                let above = raw.baseAddress! + 1, row = raw.baseAddress! + 21, below = raw.baseAddress! + 41
+                var want = (0, 0, 0, 0)
+                for x in stride(from: 0, to: 16, by: 2) {
+                    let gx = Int(row.load(fromByteOffset: x + 1, as: UInt8.self)) - Int(row.load(fromByteOffset: x - 1, as: UInt8.self))
+                    let gy = Int(below.load(fromByteOffset: x, as: UInt8.self)) - Int(above.load(fromByteOffset: x, as: UInt8.self))
+                    if abs(gx) + abs(gy) > threshold {
+                        want.0 += gx * gx; want.1 += gy * gy; want.2 += gx * gy; want.3 += 1
+                    }
+                }
+                let got = CodeLocator.gradientSums(left: row - 1, above: above, below: below, threshold: threshold)
+                XCTAssertTrue(got == want, "trial \(trial): \(got) against \(want)")
+            }
+        }
+    }
+}
