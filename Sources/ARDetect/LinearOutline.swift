@@ -370,7 +370,7 @@ enum LinearOutline {
         var done = 0
         // Inside, four points at a time, each as `c + u * t + d * s` computes it.
         while whole, done + 4 <= n {
-            let t = lo + SIMD4<Double>(Double(done), Double(done + 1), Double(done + 2), Double(done + 3)) * step
+            let t = lo + SIMD4<Double>.counting(from: done) * step
             var sum = SIMD4<Double>(repeating: 0)
             for s in lines { sum += luma.sampleInside(c.x + u.x * t + d.x * s, c.y + u.y * t + d.y * s) }
             let mean = sum / Double(lines.count)
@@ -426,7 +426,7 @@ enum LinearOutline {
                 let ox = across.x * s, oy = across.y * s
                 var i = 0
                 while i + 4 <= n {
-                    let t = tStart + SIMD4<Double>(Double(i), Double(i + 1), Double(i + 2), Double(i + 3)) * dt
+                    let t = tStart + SIMD4<Double>.counting(from: i) * dt
                     let v = luma.sampleInside(c.x + u.x * t + ox, c.y + u.y * t + oy)
                     for k in 0..<4 { out[i + k] = v[k] }
                     i += 4

@@ -68,7 +68,7 @@ public struct LinearOutlineRefiner: Sendable {
                     // Four points at a time, each as `start + u * k` computes it.
                     var k = 0
                     while k + 4 <= points + 2 {
-                        let f = SIMD4<Double>(Double(k), Double(k + 1), Double(k + 2), Double(k + 3))
+                        let f = SIMD4<Double>.counting(from: k)
                         let v = image.luma.sampleInside(start.x + u.x * f, start.y + u.y * f)
                         for j in 0..<4 { line[k + j] = v[j] }
                         k += 4
@@ -193,7 +193,7 @@ public struct LinearOutlineRefiner: Sendable {
         var done = 0
         // Inside, four points at a time, each as `centre + u * t + d * o` computes it.
         while whole, done + 4 <= n {
-            let t = from + SIMD4<Double>(Double(done), Double(done + 1), Double(done + 2), Double(done + 3)) * step
+            let t = from + SIMD4<Double>.counting(from: done) * step
             let px = centre.x + u.x * t, py = centre.y + u.y * t
             var sum = SIMD4<Double>(repeating: 0)
             for o in [-1.0, 0, 1] { sum += image.luma.sampleInside(px + d.x * o, py + d.y * o) }

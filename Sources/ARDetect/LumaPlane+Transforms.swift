@@ -109,7 +109,7 @@ extension LumaPlane {
                 var x = 0
                 // Inside, four pixels at a time: the same operations lane by lane, so the same values.
                 while inside, x + 4 <= width {
-                    let xs = SIMD4<Double>(Double(x), Double(x + 1), Double(x + 2), Double(x + 3))
+                    let xs = SIMD4<Double>.counting(from: x)
                     var sum = SIMD4<Double>(repeating: 0)
                     for j in 0..<taps {
                         let py = Double(y) + (Double(j) + 0.5) * step

@@ -247,7 +247,7 @@ struct FinderSquares {
             var done = 0
             // Inside, four points at a time, each as `centre + d * (k · step)` computes it.
             while whole, done + 4 <= count {
-                let f = SIMD4<Double>(Double(done), Double(done + 1), Double(done + 2), Double(done + 3)) * step
+                let f = SIMD4<Double>.counting(from: done) * step
                 let v = luma.sampleInside(centre.x + d.x * f, centre.y + d.y * f)
                 for j in 0..<4 { profile.append(v[j]) }
                 done += 4
