@@ -346,11 +346,11 @@ public struct CodeLocator: Sendable {
 
     /// Gradient sums over pixels x = 0, 2, …, 14 of a row (central differences: `left` points at
     /// pixel −1, `above` and `below` at pixel 0 of the rows around): Σ gx², Σ gy², Σ gx·gy and
-    /// the count over the pixels whose |gx| + |gy| exceeds `threshold`. Reads 17 bytes from `left`
+    /// the count over the pixels whose |gx| + |gy| exceeds `threshold`. Reads 18 bytes from `left`
     /// and 16 from the others.
     @inline(__always)
     static func gradientSums(left: UnsafeRawPointer, above: UnsafeRawPointer, below: UnsafeRawPointer,
-                                     threshold: Int) -> (Int, Int, Int, Int) {
+                             threshold: Int) -> (Int, Int, Int, Int) {
         // 16-bit lanes (every SSE2 step one instruction): the even pixels are the low bytes of a
         // 16-byte load's 16-bit words. |g| ≤ 255, so g² and |gx·gy| fit 16 bits unsigned; the
         // products' signs are kept apart and the sums widened to 32 bits.
