@@ -19,9 +19,11 @@ struct ScanLine {
     /// halfway): a narrow space that ink spread or blur keeps below the line's halfway grey still
     /// rises above its neighbours'.
     init?(_ samples: [Double], minimumSamples: Int, window: Int = 0, localContrast: Double = 0.25, minimumContrast: Double = 20) {
-        guard let line = Self.bothWays(samples, minimumSamples: minimumSamples, window: window, localContrast: localContrast,
-                                       minimumContrast: minimumContrast)?.forward else { return nil }
-        self = line
+        guard let crossings = Self.crossings(samples, minimumSamples: minimumSamples, window: window,
+                                             localContrast: localContrast, minimumContrast: minimumContrast) else { return nil }
+        edges = crossings.map { Double($0.i - 1) + $0.a / ($0.a - $0.b) }
+        darkAfter = crossings.map { $0.b < 0 }
+        length = Double(samples.count - 1)
     }
 
     private init(edges: [Double], darkAfter: [Bool], length: Double) {
@@ -33,6 +35,21 @@ struct ScanLine {
     /// of its edges is placed by the same sums the reversed samples would give.
     static func bothWays(_ samples: [Double], minimumSamples: Int, window: Int = 0, localContrast: Double = 0.25,
                          minimumContrast: Double = 20) -> (forward: ScanLine, reversed: ScanLine)? {
+        guard let crossings = Self.crossings(samples, minimumSamples: minimumSamples, window: window,
+                                             localContrast: localContrast, minimumContrast: minimumContrast) else { return nil }
+        let n = samples.count, length = Double(n - 1)
+        let forward = ScanLine(edges: crossings.map { Double($0.i - 1) + $0.a / ($0.a - $0.b) },
+                               darkAfter: crossings.map { $0.b < 0 }, length: length)
+        // Reversed, a crossing between samples i − 1 and i lies between n − 1 − i and n − i, from b to a.
+        let reversed = ScanLine(edges: crossings.reversed().map { Double(n - 1 - $0.i) + $0.b / ($0.b - $0.a) },
+                                darkAfter: crossings.reversed().map { $0.a < 0 }, length: length)
+        return (forward, reversed)
+    }
+
+    /// Where the line crosses its threshold (`init?`'s): between samples `i` − 1 and `i`, `a` and
+    /// `b` being those samples less the threshold there; nil for a line too short or too flat.
+    private static func crossings(_ samples: [Double], minimumSamples: Int, window: Int, localContrast: Double,
+                                  minimumContrast: Double) -> [(i: Int, a: Double, b: Double)]? {
         guard samples.count >= minimumSamples else { return nil }
         var order = samples
         let lo = order.orderStatistic(samples.count / 20), hi = order.orderStatistic(samples.count - 1 - samples.count / 20)
@@ -45,21 +62,12 @@ struct ScanLine {
                 return b - a >= localContrast * (hi - lo) ? (a + b) / 2 : halfway
             }
         }()
-        let n = samples.count
-        var edges: [Double] = [], darkAfter: [Bool] = [], backEdges: [Double] = [], backDark: [Bool] = []
-        for i in 1..<n {
+        var out: [(i: Int, a: Double, b: Double)] = []
+        for i in 1..<samples.count {
             let a = samples[i - 1] - (local?[i - 1] ?? halfway), b = samples[i] - (local?[i] ?? halfway)
-            if (a < 0) != (b < 0) {
-                edges.append(Double(i - 1) + a / (a - b))
-                darkAfter.append(b < 0)
-                // Reversed, this crossing lies between samples n − 1 − i and n − i, from b to a.
-                backEdges.append(Double(n - 1 - i) + b / (b - a))
-                backDark.append(a < 0)
-            }
+            if (a < 0) != (b < 0) { out.append((i, a, b)) }
         }
-        let length = Double(n - 1)
-        return (ScanLine(edges: edges, darkAfter: darkAfter, length: length),
-                ScanLine(edges: backEdges.reversed(), darkAfter: backDark.reversed(), length: length))
+        return out
     }
 
     /// The width of element `k`: from edge `k` to edge `k + 1`.
