@@ -130,14 +130,14 @@ public struct TargetTracker<Target: Sendable>: Sendable {
         for i in entries.indices { body(&entries[i].target) }
     }
 
-    /// Removes the tracks not seen for longer than `expiryNanoseconds`: each is reported once as
-    /// `lost` (in the report's `tracks` and `removed`). Returns them.
+    /// Removes the tracks not seen for longer than `expiryNanoseconds`, but those `sparing` keeps:
+    /// each is reported once as `lost` (in the report's `tracks` and `removed`). Returns them.
     @discardableResult
-    public mutating func expire() -> [Entry] {
+    public mutating func expire(sparing: (Entry) -> Bool = { _ in false }) -> [Entry] {
         let now = self.now
         var expired: [Entry] = []
         entries.removeAll { e in
-            guard now > e.lastSeenNanoseconds, now - e.lastSeenNanoseconds > expiryNanoseconds else { return false }
+            guard now > e.lastSeenNanoseconds, now - e.lastSeenNanoseconds > expiryNanoseconds, !sparing(e) else { return false }
             var gone = e
             gone.state = .lost
             expired.append(gone)

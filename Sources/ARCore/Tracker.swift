@@ -133,11 +133,19 @@ public struct TrackerConfiguration: Hashable, Sendable {
     /// place on earlier frames. 2D codes (error-corrected) need one.
     public var confirmReadings: Int
 
-    /// Defaults: expiry 1 s (1_000_000_000 ns), at most 64 live tracks, 2 agreeing readings.
-    public init(expiryNanoseconds: UInt64 = 1_000_000_000, maxTracks: Int = 64, confirmReadings: Int = 2) {
+    /// Longest a track lives without a decode while it is followed in the image (`Tracker.markFollowed`),
+    /// nanoseconds: past `expiryNanoseconds` since its last decode it lives while it is so followed
+    /// (`Tracker.followGraceFrames`). At most `expiryNanoseconds` has no effect.
+    public var followLimitNanoseconds: UInt64
+
+    /// Defaults: expiry 1 s (1_000_000_000 ns), at most 64 live tracks, 2 agreeing readings, a
+    /// followed track kept up to 3 s (3_000_000_000 ns) unread.
+    public init(expiryNanoseconds: UInt64 = 1_000_000_000, maxTracks: Int = 64, confirmReadings: Int = 2,
+                followLimitNanoseconds: UInt64 = 3_000_000_000) {
         self.expiryNanoseconds = expiryNanoseconds
         self.maxTracks = maxTracks
         self.confirmReadings = confirmReadings
+        self.followLimitNanoseconds = followLimitNanoseconds
     }
 }
 
@@ -205,6 +213,8 @@ public struct Tracker: Sendable {
     private var pending: [Pending] = []
     /// Tracks whose code is not seen where they are (`markOccluded`): they stay put, `occluded`.
     private var hidden: Set<UInt64> = []
+    /// Per track: `advance` calls since it was last seen in the image (`markFollowed`), 0 on that frame.
+    private var sinceFollowed: [UInt64: Int] = [:]
 
     private struct Pending {
         var detection: Detection
@@ -237,6 +247,7 @@ public struct Tracker: Sendable {
         for i in core.entries.indices {
             let id = core[i].id
             sincePlaced[id, default: 0] += 1
+            if let n = sinceFollowed[id] { sinceFollowed[id] = n + 1 }
             if hidden.contains(id) { continue }
             let before = core[i].target.quad
             if let h = motions[id] {
@@ -275,6 +286,20 @@ public struct Tracker: Sendable {
     /// Ids of the live tracks marked occluded.
     public var occludedIDs: Set<UInt64> { hidden }
 
+    /// Marks the tracks in `ids` whose motion `advance` measured in the image on this frame, and
+    /// that are not occluded, as seen in the image: their place looks like their code (the caller's
+    /// check). Past `expiryNanoseconds` since its last decode such a track lives on this frame and
+    /// the next (`followGraceFrames`), up to `followLimitNanoseconds`. Call after `advance` and
+    /// `markOccluded`, before `update`.
+    public mutating func markFollowed(_ ids: Set<UInt64>) {
+        for id in ids.intersection(following).subtracting(hidden) { sinceFollowed[id] = 0 }
+    }
+
+    /// Frames a track past its expiry outlives the last frame it was seen in the image on: the flow
+    /// can miss a frame (fast seed 7, live: a QR code reversing its motion lost its track, read
+    /// again on the next frame under a new id).
+    static let followGraceFrames = 1
+
     /// Scales every live track's quad (e.g. after the frame size changed), x by `sx`, y by `sy`.
     public mutating func rescale(sx: Double, sy: Double) {
         core.updateTargets { $0.quad = $0.quad.scaled(sx: sx, sy: sy) }
@@ -304,7 +329,9 @@ public struct Tracker: Sendable {
     ///   `quality` (scan lines) plus the readings of unconfirmed detections of the same payload at
     ///   the same place on earlier frames within `expiry`.
     /// - Expiry: a track with `timestamp - lastDecoded > expiryNanoseconds` cannot be matched; it is
-    ///   reported once as `lost` (in `tracks` and `removed`) and forgotten. Others not matched are
+    ///   reported once as `lost` (in `tracks` and `removed`) and forgotten, unless it was seen in
+    ///   the image on this frame or the one before (`markFollowed`) and `timestamp - lastDecoded` is within
+    ///   `followLimitNanoseconds`. Others not matched are
     ///   `tracked`, or `occluded` when marked so (`markOccluded`); a match ends the occlusion.
     /// - Timestamps going back: a timestamp earlier than the previous one (a looping source: a segment
     ///   restarting at 0 without a flush) continues the stream. The frame counts as taken at the same
@@ -321,8 +348,10 @@ public struct Tracker: Sendable {
         }
         pending.removeAll { now - $0.lastSeenNanoseconds > configuration.expiryNanoseconds }
 
-        // Expire before matching so an expired code that reappears starts a new track.
-        core.expire()
+        // Expire before matching so an expired code that reappears starts a new track. A track
+        // seen in the image on this frame or the one before is spared up to the follow limit.
+        let limit = configuration.followLimitNanoseconds, since = sinceFollowed
+        core.expire { (since[$0.id] ?? .max) <= Self.followGraceFrames && now - $0.lastSeenNanoseconds <= limit }
 
         let merged = Tracker.mergeDuplicates(detections)
 
@@ -422,6 +451,7 @@ public struct Tracker: Sendable {
         hidden.formIntersection(liveIDs)
         coasting = coasting.filter { liveIDs.contains($0.key) }
         sincePlaced = sincePlaced.filter { liveIDs.contains($0.key) }
+        sinceFollowed = sinceFollowed.filter { liveIDs.contains($0.key) }
         let report = core.report()
         return TrackerUpdate(tracks: report.tracks.map(Self.track), added: report.added.map(Self.track),
                              updated: report.updated.map(Self.track), removed: report.removed.map(Self.track),
@@ -468,6 +498,7 @@ public struct Tracker: Sendable {
         coasting = [:]
         sincePlaced = [:]
         hidden = []
+        sinceFollowed = [:]
     }
 
     /// Merges same-code detections that overlap (one's centre inside the other's quad). Keeps a

@@ -497,4 +497,55 @@ final class TrackerTests: XCTestCase {
         let later = tracker.update(detections: [code("NEW", x: 2, y: 0)], timestampNanoseconds: 1100 * ms)
         XCTAssertEqual(later.removed.map(\.id), [1])
     }
+
+    /// Frames 100 ms apart; expiry 250 ms, follow limit 600 ms. `followed(n)`: whether the track's
+    /// motion is measured and its place is marked as looking like its code on frame n.
+    private func states(followed: (Int) -> Bool, occludedOn: Set<Int> = [], frames: Int = 9) -> [TrackState] {
+        var tracker = Tracker(configuration: TrackerConfiguration(expiryNanoseconds: 250 * ms, followLimitNanoseconds: 600 * ms))
+        _ = tracker.update(detections: [code("A", x: 0, y: 0)], timestampNanoseconds: 0)
+        var states: [TrackState] = []
+        for n in 1...frames {
+            tracker.advance(motions: followed(n) ? [1: Homography(matrix: [1, 0, 2, 0, 1, 0, 0, 0, 1])!] : [:])
+            if occludedOn.contains(n) { tracker.markOccluded([1]) }
+            tracker.markFollowed(followed(n) ? [1] : [])
+            states += tracker.update(detections: [], timestampNanoseconds: UInt64(n) * 100 * ms).tracks.map(\.state)
+        }
+        return states
+    }
+
+    func testATrackFollowedInTheImageOutlivesItsExpiryUpToTheFollowLimit() {
+        // Unread, followed on every frame: past expiry (250 ms) it lives until 600 ms, lost at 700.
+        XCTAssertEqual(states { _ in true }, [.tracked, .tracked, .tracked, .tracked, .tracked, .tracked, .lost])
+        // Not followed: lost at 300 ms, as with expiry alone.
+        XCTAssertEqual(states { _ in false }, [.tracked, .tracked, .lost])
+        // Followed up to 300 ms: it lives one frame more (400 ms: the flow can miss a frame), lost at 500.
+        XCTAssertEqual(states { $0 <= 3 }, [.tracked, .tracked, .tracked, .tracked, .lost])
+        // Occluded from 300 ms: not seen whatever the flow measured (300 ms: the frame after one it was seen on).
+        XCTAssertEqual(states(followed: { _ in true }, occludedOn: [3, 4, 5]), [.tracked, .tracked, .occluded, .lost])
+        // A follow limit no longer than expiry: expiry alone.
+        var tracker = Tracker(configuration: TrackerConfiguration(expiryNanoseconds: 250 * ms, followLimitNanoseconds: 250 * ms))
+        _ = tracker.update(detections: [code("A", x: 0, y: 0)], timestampNanoseconds: 0)
+        var last: [TrackState] = []
+        for n in 1...3 {
+            tracker.advance(motions: [1: Homography(matrix: [1, 0, 2, 0, 1, 0, 0, 0, 1])!])
+            tracker.markFollowed([1])
+            last = tracker.update(detections: [], timestampNanoseconds: UInt64(n) * 100 * ms).tracks.map(\.state)
+        }
+        XCTAssertEqual(last, [.lost])
+    }
+
+    func testAReadingAfterExpiryContinuesAFollowedTrackUnderItsId() {
+        var tracker = Tracker(configuration: TrackerConfiguration(expiryNanoseconds: 250 * ms, followLimitNanoseconds: 600 * ms))
+        _ = tracker.update(detections: [code("A", x: 0, y: 0)], timestampNanoseconds: 0)
+        for n in 1...4 {
+            tracker.advance(motions: [1: Homography(matrix: [1, 0, 10, 0, 1, 0, 0, 0, 1])!])
+            tracker.markFollowed([1])
+            _ = tracker.update(detections: [], timestampNanoseconds: UInt64(n) * 100 * ms)
+        }
+        tracker.advance(motions: [1: Homography(matrix: [1, 0, 10, 0, 1, 0, 0, 0, 1])!])
+        let read = tracker.update(detections: [code("A", x: 50, y: 0)], timestampNanoseconds: 500 * ms)
+        XCTAssertEqual(read.tracks.map(\.id), [1])
+        XCTAssertEqual(read.tracks.map(\.state), [.detected])
+        XCTAssertEqual(read.tracks.first?.lastDecodedNanoseconds, 500 * ms)
+    }
 }

@@ -107,6 +107,29 @@ final class TrackTests: XCTestCase {
         XCTAssertNotEqual(again.first?.trackID, id)
     }
 
+    /// A code no decode reads after frame 0 (no full scan, its re-decode due on frame 29) lives past
+    /// `expiry` while its place looks like it, up to `follow-limit`; once it is gone, it is lost on
+    /// its second frame gone. With `follow-limit=0`: lost at expiry (0.1 s: frame 4).
+    func testAFollowedCodeOutlivesExpiryUnreadAndIsLostOnceGone() throws {
+        var withCode = TestFrame(width: 240, height: 240)
+        withCode.addQR("FOLLOW", x: 120, y: 120, module: 4)
+        let blank = TestFrame(width: 240, height: 240)
+        for limit in [1.0, 0] {
+            let h = Harness("arbarcodetrack detect-mode=sync detect-interval=1000 redecode-interval=30 expiry=0.1 follow-limit=\(limit)",
+                            caps: withCode.i420Caps)
+            var states: [TrackState] = [], ids: Set<UInt64> = []
+            for i in 0..<12 {
+                let regions = try XCTUnwrap(h.process((i < 8 ? withCode : blank).i420, ptsNanoseconds: UInt64(i) * frameNs)).regions
+                XCTAssertLessThanOrEqual(regions.count, 1, "frame \(i)")
+                states += regions.map(\.state)
+                ids.formUnion(regions.compactMap(\.trackID))
+            }
+            XCTAssertEqual(ids.count, 1, "follow-limit=\(limit): one track")
+            XCTAssertEqual(states, limit > 0 ? [.detected] + Array(repeating: .tracked, count: 8) + [.lost]
+                                             : [.detected, .tracked, .tracked, .tracked, .lost], "follow-limit=\(limit)")
+        }
+    }
+
     func testACoveredCodeIsOccludedOnItsSecondCoveredFrameUnmovedAndComesBackUnderItsId() throws {
         var withCode = TestFrame(width: 240, height: 240)
         withCode.addQR("COVER", x: 120, y: 120, module: 4)

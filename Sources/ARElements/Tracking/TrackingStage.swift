@@ -255,7 +255,7 @@ final class TrackingStage {
     /// edge, covered by an EAN-13, drawn over it for 13 frames). A 1D code's place that lost most
     /// of its bars while the code stood still across them does not look like it (`barsGoneRatio`).
     private func checkOcclusion(_ pyramid: LumaPyramid) {
-        var occluded = tracker.occludedIDs
+        var occluded = tracker.occludedIDs, alike: Set<UInt64> = []
         let live = tracker.liveTracks, hidden = occluded
         for t in live {
             guard let look = looks[t.id] else { continue }
@@ -274,6 +274,7 @@ final class TrackingStage {
             let threshold = occluded.contains(t.id) || unlikeContrast ? Self.seenAgainSimilarity : Appearance.sameCodeSimilarity
             if !covered, !barsGone, patch?.matches(look, minSimilarity: threshold) ?? false {
                 unlike[t.id] = 0
+                alike.insert(t.id)
                 let n = (like[t.id] ?? 0) + 1
                 like[t.id] = n
                 if n >= Self.occlusionFrames { occluded.remove(t.id) }
@@ -285,6 +286,8 @@ final class TrackingStage {
             }
         }
         tracker.markOccluded(occluded)
+        // Followed and looking like its code: seen, though not read (`followLimitNanoseconds`).
+        tracker.markFollowed(alike)
     }
 
     /// Detections decoded on frame `index` (e.g. by a worker), moved onto the frame in progress: by
@@ -434,6 +437,8 @@ final class TrackingStage {
 struct TrackingSettings: Sendable {
     /// Seconds a track lives after its last decode.
     var expirySeconds = 1.0
+    /// Seconds a track followed in the image lives unread.
+    var followLimitSeconds = 3.0
     var maxTracks = 64
     /// 0 (none) … 1 (strongest).
     var smoothing = 0.0
@@ -454,15 +459,22 @@ struct TrackingSettings: Sendable {
     }
 
     var configuration: TrackerConfiguration {
-        TrackerConfiguration(expiryNanoseconds: UInt64(max(0, expirySeconds) * 1e9), maxTracks: maxTracks, confirmReadings: confirm)
+        TrackerConfiguration(expiryNanoseconds: UInt64(max(0, expirySeconds) * 1e9), maxTracks: maxTracks, confirmReadings: confirm,
+                             followLimitNanoseconds: UInt64(max(0, followLimitSeconds) * 1e9))
     }
 
     /// The tracking properties of an element whose settings hold these at `path`.
     static func properties<S>(_ path: WritableKeyPath<S, TrackingSettings>) -> [Property<S>] {
         [
             .double("expiry", "Expiry",
-                    "Seconds a track lives after its last successful decode (then reported once as 'lost' and removed), on buffer timestamps",
+                    "Seconds a track lives after its last successful decode (then reported once as 'lost' and removed), on buffer timestamps; "
+                        + "longer while it is followed in the image (follow-limit)",
                     path.appending(path: \.expirySeconds), range: 0...10),
+            .double("follow-limit", "Follow limit",
+                    "Seconds a track lives unread while it is followed in the image: past 'expiry' since its last decode it lives "
+                        + "on each frame its motion is measured and its place still looks like its code (as 'occlusion' checks; "
+                        + "needs occlusion=true), and is lost when it has not on two frames in a row. At most 'expiry': expiry alone",
+                    path.appending(path: \.followLimitSeconds), range: 0...60),
             .uint("max-tracks", "Maximum tracks", "Most tracks followed at once; codes beyond it are not tracked",
                   path.appending(path: \.maxTracks), range: 1...1024),
             .double("smoothing", "Smoothing",
