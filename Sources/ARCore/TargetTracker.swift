@@ -130,8 +130,9 @@ public struct TargetTracker<Target: Sendable>: Sendable {
         for i in entries.indices { body(&entries[i].target) }
     }
 
-    /// Removes the tracks not seen for longer than `expiryNanoseconds`, but those `sparing` keeps:
-    /// each is reported once as `lost` (in the report's `tracks` and `removed`). Returns them.
+    /// Removes the tracks not seen for longer than `expiryNanoseconds`, but those `sparing` keeps
+    /// (asked only about those, each last seen before `now`): each is reported once as `lost` (in
+    /// the report's `tracks` and `removed`). Returns them.
     @discardableResult
     public mutating func expire(sparing: (Entry) -> Bool = { _ in false }) -> [Entry] {
         let now = self.now

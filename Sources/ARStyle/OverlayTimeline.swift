@@ -19,12 +19,15 @@ public struct CodeSighting: Hashable, Sendable {
     public var detected: Bool
     /// Not seen on this frame (`occluded`: covered, torn off, out of the frame): its overlay fades out.
     public var occluded: Bool
+    /// Reported `lost` by its tracker (its last frame): its overlay fades out at once and is removed.
+    public var lost: Bool
 
-    public init(info: CodeInfo, quad: Quad, detected: Bool, occluded: Bool = false) {
+    public init(info: CodeInfo, quad: Quad, detected: Bool, occluded: Bool = false, lost: Bool = false) {
         self.info = info
         self.quad = quad
         self.detected = detected
         self.occluded = occluded
+        self.lost = lost
     }
 }
 
@@ -32,9 +35,12 @@ public struct CodeSighting: Hashable, Sendable {
 ///
 /// An overlay appears on the first frame its code is on and fades in over `fade` seconds (that
 /// first frame already at one frame's worth); it follows the code's quad on the current frame; it
-/// stays for `expiry` seconds after the code's last detection (at the last quad once the code is
-/// gone), then fades out over `fade` seconds and is removed. A code reported occluded fades out at
-/// once (over `fade` seconds) and is kept, undrawn, until expiry: seen again, it fades back in.
+/// stays for `expiry` seconds after the code was last seen (at the last quad once the code is
+/// gone), then fades out over `fade` seconds and is removed. Seen: decoded, or, for a code with a
+/// track id, reported in view by its tracker (`tracked`, not occluded: the tracker decides how long
+/// a code it follows unread is there). A code reported occluded fades out at once (over `fade`
+/// seconds) and is kept, undrawn, until expiry: seen again, it fades back in. A code its tracker
+/// reports lost fades out at once and is removed.
 public struct OverlayTimeline: Sendable {
     /// One code's overlay over time.
     public struct Entry: Hashable, Sendable {
@@ -44,11 +50,14 @@ public struct OverlayTimeline: Sendable {
         public var quad: Quad
         /// Timestamps, seconds.
         public var firstSeen: Double
+        /// When the code was last seen: decoded, or (with a track id) in view.
         public var lastDetected: Double
         /// Whether the code is on the current frame.
         public var present: Bool
         /// When the code was first reported occluded since it was last seen, seconds; nil while seen.
         public var occludedSince: Double?
+        /// When its tracker reported the code lost, seconds; nil before.
+        public var lostAt: Double?
         /// Opacity on the current frame, 0…1.
         public var opacity: Double
     }
@@ -103,6 +112,13 @@ public struct OverlayTimeline: Sendable {
         var seen: Set<TrackKey> = []
         for s in sightings {
             let key = TrackKey(s.info)
+            if s.lost {
+                if var e = entries[key], e.lostAt == nil {
+                    e.lostAt = t
+                    entries[key] = e
+                }
+                continue
+            }
             guard seen.insert(key).inserted else { continue }
             if var e = entries[key] {
                 e.info = s.info
@@ -117,11 +133,12 @@ public struct OverlayTimeline: Sendable {
                 }
                 // A timestamp going backwards (a loop, a seek without flush): restart the clock.
                 if t < e.lastDetected { e.firstSeen = t; e.lastDetected = t }
-                if s.detected { e.lastDetected = t }
+                if s.detected || (s.info.trackID != nil && !s.occluded) { e.lastDetected = t }
+                e.lostAt = nil
                 entries[key] = e
             } else {
                 entries[key] = Entry(key: key, info: s.info, quad: s.quad, firstSeen: t, lastDetected: t, present: !s.occluded,
-                                     occludedSince: s.occluded ? t : nil, opacity: 0)
+                                     occludedSince: s.occluded ? t : nil, lostAt: nil, opacity: 0)
                 order.append(key)
                 changes.created.append(entries[key]!)
             }
@@ -139,6 +156,15 @@ public struct OverlayTimeline: Sendable {
             if let since = e.occludedSince {
                 // Fading out from the first occluded frame (which shows one frame's worth of fade).
                 o = fadeSeconds > 0 ? min(o, max(0, 1 - (t - since + frameSeconds) / fadeSeconds)) : 0
+            }
+            if let lost = e.lostAt {
+                // Likewise from the frame it was lost on; removed once faded out.
+                o = fadeSeconds > 0 ? min(o, max(0, 1 - (t - lost + frameSeconds) / fadeSeconds)) : 0
+                if o <= 0 {
+                    entries[key] = nil
+                    changes.removed.append(e)
+                    continue
+                }
             }
             e.opacity = o
             entries[key] = e

@@ -522,6 +522,16 @@ final class TrackerTests: XCTestCase {
         XCTAssertEqual(states { $0 <= 3 }, [.tracked, .tracked, .tracked, .tracked, .lost])
         // Occluded from 300 ms: not seen whatever the flow measured (300 ms: the frame after one it was seen on).
         XCTAssertEqual(states(followed: { _ in true }, occludedOn: [3, 4, 5]), [.tracked, .tracked, .occluded, .lost])
+        // Marked seen without a motion measured on the frame: not followed, lost at 300 ms.
+        var still = Tracker(configuration: TrackerConfiguration(expiryNanoseconds: 250 * ms, followLimitNanoseconds: 600 * ms))
+        _ = still.update(detections: [code("A", x: 0, y: 0)], timestampNanoseconds: 0)
+        var unmeasured: [TrackState] = []
+        for n in 1...4 {
+            still.advance(motions: [:])
+            still.markFollowed([1])
+            unmeasured += still.update(detections: [], timestampNanoseconds: UInt64(n) * 100 * ms).tracks.map(\.state)
+        }
+        XCTAssertEqual(unmeasured, [.tracked, .tracked, .lost])
         // A follow limit no longer than expiry: expiry alone.
         var tracker = Tracker(configuration: TrackerConfiguration(expiryNanoseconds: 250 * ms, followLimitNanoseconds: 250 * ms))
         _ = tracker.update(detections: [code("A", x: 0, y: 0)], timestampNanoseconds: 0)
@@ -542,6 +552,7 @@ final class TrackerTests: XCTestCase {
             tracker.markFollowed([1])
             _ = tracker.update(detections: [], timestampNanoseconds: UInt64(n) * 100 * ms)
         }
+        // Not marked seen on the reading's frame (the frame after one it was): still live, it takes the reading.
         tracker.advance(motions: [1: Homography(matrix: [1, 0, 10, 0, 1, 0, 0, 0, 1])!])
         let read = tracker.update(detections: [code("A", x: 50, y: 0)], timestampNanoseconds: 500 * ms)
         XCTAssertEqual(read.tracks.map(\.id), [1])

@@ -119,6 +119,26 @@ final class OverlayHookTests: XCTestCase {
         XCTAssertEqual(log.events, ["created 3", "removed 3"])
     }
 
+    /// A code its tracker keeps in view unread past the style's expiry (a followed track, see
+    /// `follow-limit`) keeps its overlay, created once; lost, it is removed on that frame (no fade).
+    func testATrackedCodeKeepsItsOverlayPastExpiryUntilItsTrackIsLost() throws {
+        let h = OverlayHarness("aroverlay")
+        h.set("style", ##"{"expiry": 0.5, "fade": 0, "rules": [{"overlays": [{"type": "box", "color": "#00ff00"}]}]}"##)
+        let log = HookLog()
+        let data = Unmanaged.passUnretained(log).toOpaque()
+        connect(h.element(), "overlay-created", created, data)
+        connect(h.element(), "overlay-removed", removed, data)
+        _ = h.push(h.black, codes: [code("A", id: 3, quad: codeQuad)], seconds: 0)
+        for i in 1...10 {
+            let out = try XCTUnwrap(h.push(h.black, codes: [code("A", id: 3, quad: codeQuad, state: .tracked)], seconds: 0.1 * Double(i)))
+            XCTAssertEqual(BGRxImage(bytes: out.bytes, width: 320).rgb(130, 100).g, 255, "\(0.1 * Double(i)) s: drawn")
+        }
+        XCTAssertEqual(log.events, ["created 3"])
+        let lost = try XCTUnwrap(h.push(h.black, codes: [code("A", id: 3, quad: codeQuad, state: .lost)], seconds: 1.04))
+        XCTAssertEqual(BGRxImage(bytes: lost.bytes, width: 320).rgb(130, 100).g, 0, "lost: not drawn")
+        XCTAssertEqual(log.events, ["created 3", "removed 3"])
+    }
+
     func testTheHintShowsOnlyWhileNoCodeIsTracked() throws {
         let h = OverlayHarness("aroverlay")
         h.set("style", #"{"fade": 0, "hint": "Point the camera at a code", "rules": []}"#)

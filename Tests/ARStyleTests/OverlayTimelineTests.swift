@@ -29,14 +29,49 @@ final class OverlayTimelineTests: XCTestCase {
         XCTAssertEqual(gone.removed.count, 1)
     }
 
-    func testTrackedFramesMoveTheOverlayButOnlyDetectionsExtendIt() {
+    func testATrackersTrackedFramesMoveTheOverlayAndExtendIt() {
         var t = OverlayTimeline(expirySeconds: 1, fadeSeconds: 0)
-        _ = t.update([code], at: 0, frameSeconds: frame)
+        XCTAssertEqual(t.update([code], at: 0, frameSeconds: frame).created.count, 1)
         var moved = code
         moved.detected = false
-        moved.quad = moved.quad.translated(dx: 5, dy: 0)
-        XCTAssertEqual(t.update([moved], at: 0.9, frameSeconds: frame).visible.first?.quad, moved.quad)
-        XCTAssertTrue(t.update([moved], at: 1.01, frameSeconds: frame).visible.isEmpty)
+        for at in [0.9, 1.5, 2.9] {
+            moved.quad = moved.quad.translated(dx: 5, dy: 0)
+            let changes = t.update([moved], at: at, frameSeconds: frame)
+            XCTAssertEqual(changes.visible.first?.quad, moved.quad, "\(at) s")
+            XCTAssertTrue(changes.created.isEmpty)
+        }
+        XCTAssertEqual(t.update([], at: 3.9, frameSeconds: frame).visible.count, 1, "1 s after it was last in view")
+        XCTAssertTrue(t.update([], at: 3.91, frameSeconds: frame).visible.isEmpty)
+    }
+
+    func testWithoutATrackIdOnlyDetectionsExtendTheOverlay() {
+        var t = OverlayTimeline(expirySeconds: 1, fadeSeconds: 0)
+        var read = code
+        read.info.trackID = nil
+        _ = t.update([read], at: 0, frameSeconds: frame)
+        read.detected = false
+        XCTAssertEqual(t.update([read], at: 0.9, frameSeconds: frame).visible.count, 1)
+        XCTAssertTrue(t.update([read], at: 1.01, frameSeconds: frame).visible.isEmpty)
+    }
+
+    func testALostTrackFadesOutAtOnceAndIsRemoved() {
+        var t = OverlayTimeline(expirySeconds: 1, fadeSeconds: 0.2)
+        _ = t.update([code], at: 0, frameSeconds: frame)
+        var lost = code
+        lost.detected = false
+        lost.lost = true
+        // The lost frame shows one frame's worth of fade, then it goes on fading and is removed.
+        let first = t.update([lost], at: 0.5, frameSeconds: frame)
+        XCTAssertEqual(first.visible.first?.opacity ?? 0, 0.8, accuracy: 1e-9)
+        XCTAssertTrue(first.updated.isEmpty, "not on the frame any more")
+        XCTAssertEqual(t.update([], at: 0.6, frameSeconds: frame).visible.first?.opacity ?? 0, 0.3, accuracy: 1e-9)
+        let gone = t.update([], at: 0.66, frameSeconds: frame)
+        XCTAssertTrue(gone.visible.isEmpty)
+        XCTAssertEqual(gone.removed.map(\.key), [.track(1)])
+        XCTAssertTrue(t.isEmpty)
+        // A lost track never seen by the overlay makes none.
+        XCTAssertTrue(t.update([lost], at: 0.7, frameSeconds: frame).created.isEmpty)
+        XCTAssertTrue(t.isEmpty)
     }
 
     func testWithoutFadeOverlaysAreFullyOpaqueUntilTheyExpire() {

@@ -428,15 +428,16 @@ public final class ArOverlay: VideoFilterElement {
         state.references = [:]
         for r in regions { if let id = r.trackID, let reference = r.reference { state.references[id] = reference } }
         let frameArea = Double(max(1, frame.width * frame.height))
-        let sightings = regions.filter { $0.state != .lost && $0.state != .located }.map { r in
+        let sightings = regions.filter { $0.state != .located }.map { r in
             let fraction = r.quad.area / frameArea
             return CodeSighting(info: CodeInfo(symbology: r.symbology, text: r.text, trackID: r.trackID,
                                                expanded: r.trackID.map(shared.expanded.contains) ?? false,
                                                area: r.trackID.map { state.areas.area(of: $0, fraction: fraction) } ?? fraction,
                                                kind: r.kind),
-                                quad: r.quad, detected: r.state == .detected, occluded: r.state == .occluded && !s.showOccluded)
+                                quad: r.quad, detected: r.state == .detected, occluded: r.state == .occluded && !s.showOccluded,
+                                lost: r.state == .lost)
         }
-        state.areas.keep(Set(sightings.compactMap(\.info.trackID)))
+        state.areas.keep(Set(sightings.filter { !$0.lost }.compactMap(\.info.trackID)))
         let changes = state.timeline.update(sightings, at: t, frameSeconds: frameSeconds)
         let generation = state.generation &+ shared.generation
 

@@ -473,7 +473,7 @@ struct TrackingSettings: Sendable {
             .double("follow-limit", "Follow limit",
                     "Seconds a track lives unread while it is followed in the image: past 'expiry' since its last decode it lives "
                         + "on each frame its motion is measured and its place still looks like its code (as 'occlusion' checks; "
-                        + "needs occlusion=true), and is lost when it has not on two frames in a row. At most 'expiry': expiry alone",
+                        + "needs occlusion=true and a format with a luma plane), and is lost when it has not on two frames in a row. At most 'expiry': expiry alone",
                     path.appending(path: \.followLimitSeconds), range: 0...60),
             .uint("max-tracks", "Maximum tracks", "Most tracks followed at once; codes beyond it are not tracked",
                   path.appending(path: \.maxTracks), range: 1...1024),
