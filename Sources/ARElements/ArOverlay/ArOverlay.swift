@@ -451,6 +451,7 @@ public final class ArOverlay: VideoFilterElement {
                 Set(entries.compactMap { if case .track(let id) = $0.key { id } else { nil } })
             }
             let created = ids(changes.created), removed = ids(changes.removed)
+            cat.log(.debug, element.object, "overlays created for tracks \(created.sorted()), removed for \(removed.sorted())")
             self.shared.update { o in
                 o.tracks.formUnion(created)
                 o.tracks.subtract(removed)
