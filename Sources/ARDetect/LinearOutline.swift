@@ -30,7 +30,7 @@ enum LinearOutline {
     /// The same fit for points read in the direction `reading` (a unit vector in `luma`'s pixels).
     /// `axisKnown`: `reading` is already across the bars (measured over the whole code, e.g. a
     /// located region's axis), so the gradients near the points, which an overlapping edge can
-    /// turn, are not asked. `barEdges`: the bar edges the code has (`barEdges(symbology:payloadLength:)`),
+    /// turn, are not asked. `barEdges`: the bar edges the code has (`layout(symbology:payloadLength:)`),
     /// which bound the walk out to its ends (`walkOut`); nil where the symbology does not fix them.
     static func fit(points: [Point], reading: Point, axisKnown: Bool = false, barEdges: Int? = nil, in luma: LumaImage) -> Quad? {
         guard !points.isEmpty else { return nil }
@@ -100,17 +100,29 @@ enum LinearOutline {
     /// Bar edges a UPC-E code has: start guard 2 bars, six digits of 2, end guard 3.
     static let upcEEdges = 34
 
-    /// The bar edges (two per bar) a 1D code of `symbology` (zbar's name, e.g. `EAN-13`) whose
-    /// payload has `payloadLength` characters has from its first bar to its last; nil where the
-    /// symbology does not fix the count.
-    static func barEdges(symbology: String, payloadLength: Int) -> Int? {
+    /// What a 1D symbology fixes of a code from its first bar to its last.
+    struct Layout: Equatable {
+        /// Bar edges, two per bar; nil where the payload's length does not fix them.
+        var barEdges: Int?
+        /// Modules (narrowest bar widths).
+        var modules: Int
+    }
+
+    /// The layout of a 1D code of `symbology` (zbar's name, e.g. `EAN-13`) whose payload has
+    /// `payloadLength` characters; nil where the symbology does not fix it. The one table of these
+    /// facts: outline fits bound their walks by the edges, `ScannedSymbol.isWhole` asks for the
+    /// quiet zones of the modules.
+    static func layout(symbology: String, payloadLength: Int) -> Layout? {
         switch symbology {
-        // Guards of 2 bars at each end and in the middle, 2 bars per digit.
-        case "EAN-13", "UPC-A", "ISBN-13", "ISBN-10": 60
-        case "EAN-8": 44
-        case "UPC-E": upcEEdges
-        // Start and stop of 2 bars each, 5 bars per digit pair (the spaces carry the pair's other digit).
-        case "I2/5": payloadLength > 0 && payloadLength % 2 == 0 ? 5 * payloadLength + 8 : nil
+        // Guards of 2 bars (3, 5 and 3 modules) at each end and in the middle, 2 bars (7 modules) per digit.
+        case "EAN-13", "UPC-A", "ISBN-13", "ISBN-10": Layout(barEdges: 60, modules: 95)
+        case "EAN-8": Layout(barEdges: 44, modules: 67)
+        // Start guard 3 modules, six digits of 7, end guard 6.
+        case "UPC-E": Layout(barEdges: upcEEdges, modules: 51)
+        // Start and stop of 2 bars each (4 and 5 modules), 5 bars per digit pair (the spaces carry the
+        // pair's other digit), each pair 18 modules with wide elements of 3.
+        case "I2/5": Layout(barEdges: payloadLength > 0 && payloadLength % 2 == 0 ? 5 * payloadLength + 8 : nil,
+                            modules: 9 * payloadLength + 9)
         default: nil
         }
     }

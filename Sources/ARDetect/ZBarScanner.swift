@@ -17,8 +17,11 @@ struct ScannedSymbol {
 
     var isTwoDimensional: Bool { type == ZBAR_QRCODE || type == ZBAR_SQCODE }
 
-    /// The bar edges a code of this symbology and payload has (`LinearOutline.barEdges`), if fixed.
-    var barEdges: Int? { LinearOutline.barEdges(symbology: name, payloadLength: payload.count) }
+    /// What this symbology fixes of a code with this payload (`LinearOutline.layout`), if anything.
+    var layout: LinearOutline.Layout? { LinearOutline.layout(symbology: name, payloadLength: payload.count) }
+
+    /// The bar edges a code of this symbology and payload has, if fixed.
+    var barEdges: Int? { layout?.barEdges }
 
     /// This symbol as a detection, its outline fitted in `image` (whose pixels map to the frame
     /// through `map`); nil for an empty reading or a 1D reading whose points straddle a quiet zone.
@@ -40,17 +43,13 @@ struct ScannedSymbol {
 
 extension ScannedSymbol {
     /// Whether the code outlined by `quad` (in `image`'s pixels) was read whole: Interleaved 2 of 5
-    /// and UPC-E readings need their quiet zones (`LinearOutline.hasQuietZones`), UPC-E readings no
-    /// more bars than a UPC-E code has (`LinearOutline.hasUPCEBars`); other symbologies mark their
-    /// ends or count their characters.
+    /// and UPC-E readings need the quiet zones of their modules (`layout`,
+    /// `LinearOutline.hasQuietZones`), UPC-E readings no more bars than a UPC-E code has
+    /// (`LinearOutline.hasUPCEBars`); other symbologies mark their ends or count their characters.
     func isWhole(_ quad: Quad, in image: LumaImage) -> Bool {
-        switch type {
-        // Each digit pair is 18 modules with wide elements of 3, start 4 and stop 5 modules.
-        case ZBAR_I25: LinearOutline.hasQuietZones(quad, modules: 9 * payload.count + 9, in: image)
-        // Start guard 3, six digits of 7, end guard 6.
-        case ZBAR_UPCE: LinearOutline.hasQuietZones(quad, modules: 51, in: image) && LinearOutline.hasUPCEBars(quad, in: image)
-        default: true
-        }
+        guard type == ZBAR_I25 || type == ZBAR_UPCE, let modules = layout?.modules else { return true }
+        return LinearOutline.hasQuietZones(quad, modules: modules, in: image)
+            && (type != ZBAR_UPCE || LinearOutline.hasUPCEBars(quad, in: image))
     }
 }
 

@@ -54,12 +54,13 @@ final class LinearOutlineTests: XCTestCase {
                        "a span that starts past the bound walks unbounded")
         XCTAssertEqual(LinearOutline.walkOut(edges, first: 4, last: 8, limit: 6, maxEdges: 16, line: 0...90).last, 20,
                        "a walk within the slack is kept whole")
-        XCTAssertEqual(LinearOutline.barEdges(symbology: "EAN-13", payloadLength: 13), 60)
-        XCTAssertEqual(LinearOutline.barEdges(symbology: "UPC-A", payloadLength: 12), 60)
-        XCTAssertEqual(LinearOutline.barEdges(symbology: "EAN-8", payloadLength: 8), 44)
-        XCTAssertEqual(LinearOutline.barEdges(symbology: "UPC-E", payloadLength: 8), 34)
-        XCTAssertEqual(LinearOutline.barEdges(symbology: "I2/5", payloadLength: 6), 38)
-        XCTAssertNil(LinearOutline.barEdges(symbology: "CODE-128", payloadLength: 6))
+        XCTAssertEqual(LinearOutline.layout(symbology: "EAN-13", payloadLength: 13), .init(barEdges: 60, modules: 95))
+        XCTAssertEqual(LinearOutline.layout(symbology: "UPC-A", payloadLength: 12), .init(barEdges: 60, modules: 95))
+        XCTAssertEqual(LinearOutline.layout(symbology: "EAN-8", payloadLength: 8), .init(barEdges: 44, modules: 67))
+        XCTAssertEqual(LinearOutline.layout(symbology: "UPC-E", payloadLength: 8), .init(barEdges: 34, modules: 51))
+        XCTAssertEqual(LinearOutline.layout(symbology: "I2/5", payloadLength: 6), .init(barEdges: 38, modules: 63))
+        XCTAssertEqual(LinearOutline.layout(symbology: "I2/5", payloadLength: 5), .init(barEdges: nil, modules: 54))
+        XCTAssertNil(LinearOutline.layout(symbology: "CODE-128", payloadLength: 6))
     }
 
     /// An EAN-13 whose end guard runs, after a gap narrower than a quiet zone, into the bars of a
