@@ -51,7 +51,7 @@ public struct OverlayTimeline: Sendable {
         /// Timestamps, seconds.
         public var firstSeen: Double
         /// When the code was last seen: decoded, or (with a track id) in view.
-        public var lastDetected: Double
+        public var lastSeen: Double
         /// Whether the code is on the current frame.
         public var present: Bool
         /// When the code was first reported occluded since it was last seen, seconds; nil while seen.
@@ -93,15 +93,15 @@ public struct OverlayTimeline: Sendable {
         order = []
     }
 
-    /// Opacity of an overlay first seen at `firstSeen` and last detected at `lastDetected`, at
+    /// Opacity of an overlay first seen at `firstSeen` and last seen at `lastSeen`, at
     /// time `t`; nil once it is gone. `frameSeconds` is one frame's duration.
-    public static func opacity(firstSeen: Double, lastDetected: Double, at t: Double, frameSeconds: Double,
+    public static func opacity(firstSeen: Double, lastSeen: Double, at t: Double, frameSeconds: Double,
                                expiry: Double, fade: Double) -> Double? {
-        let sinceDetection = t - lastDetected
-        if sinceDetection > expiry + fade || (fade == 0 && sinceDetection > expiry) { return nil }
+        let sinceSeen = t - lastSeen
+        if sinceSeen > expiry + fade || (fade == 0 && sinceSeen > expiry) { return nil }
         guard fade > 0 else { return 1 }
         let fadeIn = min(1, max(0, (t - firstSeen + frameSeconds) / fade))
-        let fadeOut = min(1, max(0, 1 - (sinceDetection - expiry) / fade))
+        let fadeOut = min(1, max(0, 1 - (sinceSeen - expiry) / fade))
         let o = min(fadeIn, fadeOut)
         return o > 0 ? o : nil
     }
@@ -132,12 +132,12 @@ public struct OverlayTimeline: Sendable {
                     e.firstSeen = t
                 }
                 // A timestamp going backwards (a loop, a seek without flush): restart the clock.
-                if t < e.lastDetected { e.firstSeen = t; e.lastDetected = t }
-                if s.detected || (s.info.trackID != nil && !s.occluded) { e.lastDetected = t }
+                if t < e.lastSeen { e.firstSeen = t; e.lastSeen = t }
+                if s.detected || (s.info.trackID != nil && !s.occluded) { e.lastSeen = t }
                 e.lostAt = nil
                 entries[key] = e
             } else {
-                entries[key] = Entry(key: key, info: s.info, quad: s.quad, firstSeen: t, lastDetected: t, present: !s.occluded,
+                entries[key] = Entry(key: key, info: s.info, quad: s.quad, firstSeen: t, lastSeen: t, present: !s.occluded,
                                      occludedSince: s.occluded ? t : nil, lostAt: nil, opacity: 0)
                 order.append(key)
                 changes.created.append(entries[key]!)
@@ -147,19 +147,20 @@ public struct OverlayTimeline: Sendable {
         for key in order {
             guard var e = entries[key] else { continue }
             if !seen.contains(key) { e.present = false }
-            guard var o = Self.opacity(firstSeen: e.firstSeen, lastDetected: e.lastDetected, at: t, frameSeconds: frameSeconds,
+            guard var o = Self.opacity(firstSeen: e.firstSeen, lastSeen: e.lastSeen, at: t, frameSeconds: frameSeconds,
                                        expiry: expirySeconds, fade: fadeSeconds) else {
                 entries[key] = nil
                 changes.removed.append(e)
                 continue
             }
-            if let since = e.occludedSince {
-                // Fading out from the first occluded frame (which shows one frame's worth of fade).
-                o = fadeSeconds > 0 ? min(o, max(0, 1 - (t - since + frameSeconds) / fadeSeconds)) : 0
+            // Fading out from the first occluded or lost frame (which shows one frame's worth of fade).
+            func fadedOut(since start: Double) -> Double {
+                fadeSeconds > 0 ? min(o, max(0, 1 - (t - start + frameSeconds) / fadeSeconds)) : 0
             }
+            if let since = e.occludedSince { o = fadedOut(since: since) }
             if let lost = e.lostAt {
-                // Likewise from the frame it was lost on; removed once faded out.
-                o = fadeSeconds > 0 ? min(o, max(0, 1 - (t - lost + frameSeconds) / fadeSeconds)) : 0
+                // Removed once faded out.
+                o = fadedOut(since: lost)
                 if o <= 0 {
                     entries[key] = nil
                     changes.removed.append(e)

@@ -75,9 +75,9 @@ final class OverlayTimelineTests: XCTestCase {
     }
 
     func testWithoutFadeOverlaysAreFullyOpaqueUntilTheyExpire() {
-        XCTAssertEqual(OverlayTimeline.opacity(firstSeen: 0, lastDetected: 0, at: 0, frameSeconds: frame, expiry: 1, fade: 0), 1)
-        XCTAssertEqual(OverlayTimeline.opacity(firstSeen: 0, lastDetected: 0, at: 1, frameSeconds: frame, expiry: 1, fade: 0), 1)
-        XCTAssertNil(OverlayTimeline.opacity(firstSeen: 0, lastDetected: 0, at: 1.001, frameSeconds: frame, expiry: 1, fade: 0))
+        XCTAssertEqual(OverlayTimeline.opacity(firstSeen: 0, lastSeen: 0, at: 0, frameSeconds: frame, expiry: 1, fade: 0), 1)
+        XCTAssertEqual(OverlayTimeline.opacity(firstSeen: 0, lastSeen: 0, at: 1, frameSeconds: frame, expiry: 1, fade: 0), 1)
+        XCTAssertNil(OverlayTimeline.opacity(firstSeen: 0, lastSeen: 0, at: 1.001, frameSeconds: frame, expiry: 1, fade: 0))
     }
 
     func testAnOccludedCodeFadesOutAtOnceAndBackInWhenSeenAgain() {
