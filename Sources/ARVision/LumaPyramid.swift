@@ -10,12 +10,27 @@ public struct LumaPyramid: Sendable {
     /// Builds up to `levelCount` levels (1...8), stopping before a level would be under 16 pixels wide or high.
     public init(_ plane: LumaPlane, levelCount: Int) {
         var levels = [plane]
-        while levels.count < Self.clamped(levelCount) {
-            let last = levels[levels.count - 1]
-            guard last.width / 2 >= 16, last.height / 2 >= 16 else { break }
-            levels.append(last.halved())
+        for _ in Self.levelSizes(width: plane.width, height: plane.height, levelCount: levelCount).dropFirst() {
+            levels.append(levels[levels.count - 1].halved())
         }
         self.levels = levels
+    }
+
+    /// The pyramid of a `width` × `height` plane of zeros (every level zeros), its levels made
+    /// without reducing one into the next: spare buffers for `init(copying:…)`.
+    public init(zerosWidth width: Int, height: Int, levelCount: Int) {
+        levels = Self.levelSizes(width: width, height: height, levelCount: levelCount).map { LumaPlane(width: $0.width, height: $0.height) }
+    }
+
+    /// The sizes of the levels of a `width` × `height` plane's pyramid of up to `levelCount`
+    /// levels (1...8): each half the one before (rounded down), stopping before a level would be
+    /// under 16 pixels wide or high.
+    private static func levelSizes(width: Int, height: Int, levelCount: Int) -> [(width: Int, height: Int)] {
+        var sizes = [(width: width, height: height)]
+        while sizes.count < clamped(levelCount), sizes[sizes.count - 1].width / 2 >= 16, sizes[sizes.count - 1].height / 2 >= 16 {
+            sizes.append((sizes[sizes.count - 1].width / 2, sizes[sizes.count - 1].height / 2))
+        }
+        return sizes
     }
 
     /// The same pyramid as `init(LumaPlane(copying:…), levelCount:)`, built from `width` × `height`
@@ -46,13 +61,11 @@ public struct LumaPyramid: Sendable {
             }
         }
         var levels = [LumaPlane(width: width, height: height, pixels: px0)]
-        levels.reserveCapacity(Self.clamped(levelCount))
-        while levels.count < Self.clamped(levelCount) {
-            let last = levels[levels.count - 1]
-            guard last.width / 2 >= 16, last.height / 2 >= 16 else { break }
-            let w = last.width / 2, h = last.height / 2
+        let sizes = Self.levelSizes(width: width, height: height, levelCount: levelCount)
+        levels.reserveCapacity(sizes.count)
+        for (w, h) in sizes.dropFirst() {
             var px = buffer(levels.count, w * h)
-            last.withImage { src in px.withUnsafeMutableBufferPointer { LumaPlane.halve(src, into: $0) } }
+            levels[levels.count - 1].withImage { src in px.withUnsafeMutableBufferPointer { LumaPlane.halve(src, into: $0) } }
             levels.append(LumaPlane(width: w, height: h, pixels: px))
         }
         self.levels = levels

@@ -24,7 +24,7 @@ public struct PyramidSpares {
         guard width > 0, height > 0 else { return }
         if let p = spares.last, p.width == width, p.height == height { return }
         // Not held to the capacity: the stream's first frame takes one while it has no previous.
-        spares = (0...capacity).map { _ in LumaPyramid(LumaPlane(width: width, height: height), levelCount: levelCount) }
+        spares = (0...capacity).map { _ in LumaPyramid(zerosWidth: width, height: height, levelCount: levelCount) }
     }
 
     /// The pyramid of `width` × `height` pixels at `base` (rows `stride` bytes apart), written into

@@ -39,6 +39,17 @@ final class PyramidSparesTests: XCTestCase {
         XCTAssertEqual(buffers.count, 3)
     }
 
+    /// Spares are made without reducing one level into the next, and are the same pyramids: the
+    /// same level sizes (odd sizes rounded down, stopping under 16 pixels) and zeros throughout.
+    func testAPyramidOfZerosIsTheReducedPlaneOfZeros() {
+        for (w, h, levels) in [(3840, 2160, 4), (67, 35, 8), (40, 40, 1), (40, 40, 0), (20, 300, 3)] {
+            let made = LumaPyramid(zerosWidth: w, height: h, levelCount: levels)
+            let reduced = LumaPyramid(LumaPlane(width: w, height: h), levelCount: levels)
+            XCTAssertEqual(made.levels, reduced.levels, "\(w)x\(h), \(levels) levels")
+        }
+        XCTAssertEqual(LumaPyramid(zerosWidth: 67, height: 35, levelCount: 8).levels.map(\.width), [67, 33])
+    }
+
     /// After a size change the spares of the old size are dropped and the stream writes into the
     /// pyramids prepared for the new one.
     func testAfterASizeChangeTheStreamWritesIntoThePyramidsPreparedForTheNewSize() {
