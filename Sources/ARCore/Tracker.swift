@@ -389,7 +389,10 @@ public struct Tracker: Sendable {
                     } else {
                         code.refused += 1
                     }
-                } else {
+                } else if !followed {
+                    // A partial outline (a 1D code whose edges could not be fitted, or a code cut by
+                    // the frame's border) places its code poorly: a code followed in the image is
+                    // where its track is, and such a reading only confirms it.
                     code.quad = Tracker.confirmed(code.quad, by: detection.quad)
                 }
                 code.quality = detection.quality
@@ -466,9 +469,10 @@ public struct Tracker: Sendable {
     /// coverage on the eleven kept camera clips; 2 corrects a wrong known shape soonest.
     static let refusedOutlines = 2
 
-    /// A track at `quad` confirmed by a partial outline `part` (same code): the track keeps its size
-    /// and shape, moved onto `part`'s centre when `part` spans the code's length (a 1D reading as
-    /// long as the code but not as tall) or lies outside it; a shorter piece inside it moves nothing.
+    /// A track at `quad`, not followed in the image on this frame, confirmed by a partial outline
+    /// `part` (same code): the track keeps its size and shape, moved onto `part`'s centre when
+    /// `part` spans the code's length (a 1D reading as long as the code but not as tall) or lies
+    /// outside it; a shorter piece inside it moves nothing.
     static func confirmed(_ quad: Quad, by part: Quad) -> Quad {
         let longest = { (q: Quad) in (0..<4).map { q.corners[$0].distance(to: q.corners[($0 + 1) % 4]) }.max() ?? 0 }
         guard longest(part) >= 0.8 * longest(quad) || !quad.contains(part.center) else { return quad }

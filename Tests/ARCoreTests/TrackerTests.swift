@@ -406,6 +406,21 @@ final class TrackerTests: XCTestCase {
         XCTAssertEqual(quad.meanSide, 40, accuracy: 1e-9)
     }
 
+    /// A partial reading of a code the image motion followed onto this frame confirms its track
+    /// where it is; unfollowed, the track moves onto the reading.
+    func testAPartialOutlineConfirmsAFollowedTrackWithoutMovingIt() {
+        for followed in [true, false] {
+            var tracker = Tracker()
+            _ = tracker.update(detections: [code("A", x: 100, y: 100)], timestampNanoseconds: 0)
+            tracker.advance(motions: followed ? [1: Homography(matrix: [1, 0, 5, 0, 1, 0, 0, 0, 1])!] : [:])
+            var line = Detection(symbology: "QR-Code", text: "A", quad: Quad(Rect(x: 130, y: 118, width: 40, height: 4)))
+            line.outlineComplete = false
+            let update = tracker.update(detections: [line], timestampNanoseconds: 40 * ms)
+            XCTAssertEqual(update.tracks.map(\.state), [.detected])
+            XCTAssertEqual(update.tracks.first?.quad.center.x ?? 0, followed ? 125 : 150, accuracy: 1e-9, followed ? "followed" : "not followed")
+        }
+    }
+
     func testCompleteOutlineWinsOverAPartialReadingOfTheSameCode() {
         var tracker = Tracker()
         let full = code("A", x: 100, y: 100)
