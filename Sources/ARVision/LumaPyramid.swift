@@ -27,8 +27,8 @@ public struct LumaPyramid: Sendable {
     /// under 16 pixels wide or high.
     private static func levelSizes(width: Int, height: Int, levelCount: Int) -> [(width: Int, height: Int)] {
         var sizes = [(width: width, height: height)]
-        while sizes.count < clamped(levelCount), sizes[sizes.count - 1].width / 2 >= 16, sizes[sizes.count - 1].height / 2 >= 16 {
-            sizes.append((sizes[sizes.count - 1].width / 2, sizes[sizes.count - 1].height / 2))
+        while sizes.count < clamped(levelCount), let last = sizes.last, last.width / 2 >= 16, last.height / 2 >= 16 {
+            sizes.append((last.width / 2, last.height / 2))
         }
         return sizes
     }
