@@ -35,18 +35,23 @@ final class DetectorElementTests: XCTestCase {
 
     /// `arbarcodedetect ! artrack` tracks the outlines `arbarcodetrack` tracks: 1D outlines fitted
     /// edge by edge in both, partial ones marked (`outline-complete`) so the tracker does not shrink to them.
+    /// The clip's pair of twins (one EAN-13 payload on two codes) is left out: `arbarcodetrack`'s
+    /// re-decodes of the second twin fit outlines that drift off it (up to 23 px at frame 12, alike
+    /// in stop 49's build; a known defect, see Identity in the README), where `artrack` now keeps
+    /// to the code (a partial reading no longer moves a followed track).
     func testDetectThenTrackGivesTheOutlinesOfArbarcodetrack() throws {
         func run(_ middle: String) throws -> [FrameRecord] {
             let path = temporaryPath("outlines-\(UUID().uuidString).jsonl")
-            XCTAssertNil(runPipeline("arcodesrc num-buffers=30 seed=5 codes=4 kinds=ean13,code128 ! video/x-raw,format=GRAY8,width=640,height=480 "
+            XCTAssertNil(runPipeline("arcodesrc num-buffers=60 seed=5 codes=4 kinds=ean13,code128 ! video/x-raw,format=GRAY8,width=640,height=480 "
                                      + "! \(middle) ! arexport location=\(path) ! fakesink"))
             return try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map { try FrameRecord(jsonLine: String($0)) }
         }
         let split = try run("arbarcodedetect locate=regions ! artrack"), together = try run("arbarcodetrack detect-mode=sync")
-        XCTAssertEqual(split.count, 30)
+        XCTAssertEqual(split.count, 60)
         var distances: [Double] = []
         for (a, b) in zip(split, together) {
-            for oa in a.objects where oa.state == .detected {
+            let twins = Set(b.objects.map(\.payload).filter { p in b.objects.filter { $0.payload == p }.count > 1 })
+            for oa in a.objects where oa.state == .detected && !twins.contains(oa.payload) {
                 // The same code read on the same frame by both (twins: the one at the same place).
                 for ob in b.objects where ob.state == .detected && ob.payload == oa.payload
                     && ob.quad.center.distance(to: oa.quad.center) < 20 {
