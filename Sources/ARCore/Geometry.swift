@@ -94,6 +94,9 @@ public struct Rect: Hashable, Sendable {
         return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
+    /// Whether `p` lies inside or on the edge.
+    public func contains(_ p: Point) -> Bool { p.x >= minX && p.x <= maxX && p.y >= minY && p.y <= maxY }
+
     /// Grown by `margin` pixels on every side (shrunk for a negative margin).
     public func insetBy(_ margin: Double) -> Rect {
         Rect(x: x - margin, y: y - margin, width: max(0, width + 2 * margin), height: max(0, height + 2 * margin))
@@ -206,6 +209,12 @@ public struct Quad: Hashable, Sendable {
             for i in 0..<n where other.contains(left + (right - left) * ((Double(i) + 0.5) / Double(n))) { inside += 1 }
         }
         return Double(inside) / Double(n * n)
+    }
+
+    /// Whether a corner lies within `pixels` of `frame`'s edge, or outside it: the code may be cut
+    /// by the frame's edge.
+    public func touchesEdge(of frame: Rect, within pixels: Double = 2) -> Bool {
+        !corners.allSatisfy(frame.insetBy(-pixels).contains)
     }
 
     /// Every corner moved away from the centre: its distance scaled by `factor`, then `pixels`

@@ -58,6 +58,15 @@ public struct Detection: Hashable, Sendable {
         symbology == "QR-Code" || symbology == "SQ-Code"
     }
 
+    /// Whether a code of `symbology` ends in guard bars (EAN/UPC: 1 0 1; Interleaved 2 of 5: a
+    /// narrow bar pair, a wide and a narrow bar) that the bars inside a longer code can mimic: cut
+    /// by the frame's edge, such a code can be read as another (a blurred EAN-13 half out of the
+    /// frame, read with six digits wrong). Code 128, Code 39, Code 93 and Codabar end in start and
+    /// stop characters that do not occur inside a code.
+    public static func hasGuardEnds(symbology: String) -> Bool {
+        ["EAN-13", "EAN-8", "UPC-A", "UPC-E", "ISBN-13", "ISBN-10", "I2/5"].contains(symbology)
+    }
+
     /// Whether this reading lies on a code outlined by `quad` (pixels), as a misreading of that code
     /// does: its centre inside `quad`, and (its outline measured) half of one of the two outlines
     /// inside the other (`liesOnShare`). A code on a card slid over a corner of the other does not:
@@ -185,6 +194,9 @@ public struct TrackerUpdate: Hashable, Sendable {
 public struct Tracker: Sendable {
     /// Tuning; may be changed between updates.
     public var configuration: TrackerConfiguration
+    /// The frame's bounds, pixels, when known: a reading of a code ending in guard bars that
+    /// touches its edge (`Detection.hasGuardEnds`, `Quad.touchesEdge`) starts no track on its own.
+    public var frame: Rect?
 
     /// What a code track holds besides the lifecycle.
     private struct Code: Sendable {
@@ -219,6 +231,10 @@ public struct Tracker: Sendable {
     private struct Pending {
         var detection: Detection
         var readings: Int
+        /// Whether the first reading was clear of the frame's edge, or a complete outline since.
+        var clear: Bool
+        /// Frames it was read on.
+        var frames: Int
         var lastSeenNanoseconds: UInt64
     }
 
@@ -327,7 +343,10 @@ public struct Tracker: Sendable {
     ///   that track's quad grown to twice its size. A 1D detection (not
     ///   `Detection.isSelfChecking`) starts a track only once `confirmReadings` readings agree: its
     ///   `quality` (scan lines) plus the readings of unconfirmed detections of the same payload at
-    ///   the same place on earlier frames within `expiry`.
+    ///   the same place on earlier frames within `expiry`. A code ending in guard bars
+    ///   (`Detection.hasGuardEnds`) first read touching the edge of `frame` (when set;
+    ///   `Quad.touchesEdge`) also needs readings on `edgeFrames` frames, or a complete outline
+    ///   clear of the edge.
     /// - Expiry: a track with `timestamp - lastDecoded > expiryNanoseconds` cannot be matched; it is
     ///   reported once as `lost` (in `tracks` and `removed`) and forgotten, unless it was seen in
     ///   the image on this frame or the one before (`markFollowed`) and `timestamp - lastDecoded` is within
@@ -433,11 +452,18 @@ public struct Tracker: Sendable {
                     && Detection.isMisreading(detection.payload, of: $0.target.payload, symbology: detection.symbology)
             }) { continue }
             // A 1D reading starts a track only once enough readings agree (this frame's scan lines
-            // plus earlier frames' readings of the same payload at the same place).
+            // plus earlier frames' readings of the same payload at the same place); one that the
+            // frame's edge may have cut short, on a few frames.
             if !Detection.isSelfChecking(symbology: detection.symbology) {
-                let readings = max(1, detection.quality) + takePending(detection)
-                if readings < configuration.confirmReadings {
-                    pending.append(Pending(detection: detection, readings: readings, lastSeenNanoseconds: now))
+                let earlier = takePending(detection)
+                let readings = max(1, detection.quality) + earlier.readings, frames = earlier.frames + 1
+                // Read at the edge, the code may be cut short; once it was, only a whole outline clear
+                // of the edge shows it is not (a partial one may lie inside the cut code).
+                let cut = Detection.hasGuardEnds(symbology: detection.symbology) && frame.map { detection.quad.touchesEdge(of: $0) } == true
+                let clear = earlier.clear || !cut && (earlier.frames == 0 || detection.outlineComplete)
+                if readings < configuration.confirmReadings || !clear && frames < Tracker.edgeFrames {
+                    pending.append(Pending(detection: detection, readings: readings, clear: clear, frames: frames,
+                                           lastSeenNanoseconds: now))
                     continue
                 }
             }
@@ -481,17 +507,22 @@ public struct Tracker: Sendable {
     }
 
     /// Removes the unconfirmed readings of `d`'s payload at `d`'s place and returns how many
-    /// readings they held.
-    private mutating func takePending(_ d: Detection) -> Int {
-        var readings = 0
+    /// readings they held, whether they were clear of the frame's edge, and on how many frames.
+    private mutating func takePending(_ d: Detection) -> (readings: Int, clear: Bool, frames: Int) {
+        var readings = 0, clear = false, frames = 0
         pending.removeAll { p in
             let same = p.detection.symbology == d.symbology && p.detection.payload == d.payload
                 && p.detection.quad.center.distance(to: d.quad.center) <= max(p.detection.quad.meanSide, d.quad.meanSide)
-            if same { readings += p.readings }
+            if same { readings += p.readings; clear = clear || p.clear; frames = max(frames, p.frames) }
             return same
         }
-        return readings
+        return (readings, clear, frames)
     }
+
+    /// Frames a code ending in guard bars first read at the frame's edge is read on before it
+    /// becomes a track, unless a complete outline clear of the edge confirms it: a code cut short
+    /// by the edge and misread was read on two (fast seed 37).
+    static let edgeFrames = 3
 
     /// Forgets every track (without reporting them). Ids keep increasing: a later track never reuses one.
     public mutating func reset() {

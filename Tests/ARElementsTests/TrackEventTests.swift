@@ -121,6 +121,22 @@ final class TrackEventTests: XCTestCase {
         XCTAssertEqual(announced.filter { $0 == "lost" }.count, 1, "the track's removal")
     }
 
+    /// An EAN-13 read at the frame's left edge by two lines (`arbarcodedetect`'s partial outline
+    /// of a code the edge may cut short) is tracked only once read on three frames: `artrack`
+    /// gives the tracker the frame's bounds.
+    func testAnEANReadOnlyAtTheFrameEdgeIsTrackedOnItsThirdFrame() throws {
+        let h = OverlayHarness("artrack")
+        var cut = BarcodeRegion(trackID: nil, symbology: "EAN-13", payload: Array("3118092990844".utf8),
+                                quad: Quad(Rect(x: 0, y: 100, width: 120, height: 40)), state: .detected, quality: 2)
+        cut.outlineComplete = false
+        var tracked: [Int] = []
+        for i in 0..<3 {
+            let out = try XCTUnwrap(h.push(h.black, codes: [cut], seconds: Double(i) * 0.04))
+            tracked.append(out.regions.filter { $0.trackID != nil }.count)
+        }
+        XCTAssertEqual(tracked, [0, 0, 1])
+    }
+
     func testFlushForgetsEveryTrack() throws {
         let h = Harness("arbarcodetrack detect-mode=sync", caps: TestFrame(width: 200, height: 200).i420Caps)
         var f = TestFrame(width: 200, height: 200)

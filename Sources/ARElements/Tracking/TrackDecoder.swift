@@ -117,15 +117,8 @@ struct CodeOutlines {
     /// `detections` with those touching the frame's border marked as partial.
     private static func markedAtBorder(_ detections: [Detection], width: Int, height: Int) -> [Detection] {
         var out = detections
-        for j in out.indices where touchesBorder(out[j].quad, width: width, height: height) { out[j].outlineComplete = false }
+        let frame = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
+        for j in out.indices where out[j].quad.touchesEdge(of: frame) { out[j].outlineComplete = false }
         return out
-    }
-
-    /// Whether a corner of `quad` lies within `borderPixels` of the frame's edge (or outside it).
-    static func touchesBorder(_ quad: Quad, width: Int, height: Int, borderPixels: Double = 2) -> Bool {
-        quad.corners.contains {
-            $0.x < borderPixels || $0.y < borderPixels
-                || $0.x > Double(width) - borderPixels || $0.y > Double(height) - borderPixels
-        }
     }
 }

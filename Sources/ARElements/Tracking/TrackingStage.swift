@@ -166,6 +166,7 @@ final class TrackingStage {
             like = [:]
         }
         size = (frame.width, frame.height)
+        tracker.frame = Rect(x: 0, y: 0, width: Double(frame.width), height: Double(frame.height))
         current = luma.map {
             spares.pyramid(copying: $0.base, width: $0.width, height: $0.height, stride: $0.stride,
                            levelCount: Self.pyramidLevels, lent: lent)
