@@ -67,17 +67,19 @@ struct ClipFrames {
 
 /// Pushes prepared buffers into an `appsrc`, on its own thread: at once when not live; live, each
 /// when the pipeline clock reaches its timestamp (30 fps from the running time of the first), as a
-/// camera delivers frames. Owns the buffers until each is pushed.
+/// camera delivers frames: the first once the caps reached `negotiated` (a camera source such as
+/// `v4l2src` negotiates before it captures). Owns the buffers until each is pushed.
 final class ReplayFeeder: @unchecked Sendable {  // the buffers are touched by the feeding thread only, after `start`
     private let appsrc: UnsafeMutablePointer<GstElement>
     private let pipeline: UnsafeMutablePointer<GstElement>
     private var buffers: [UnsafeMutablePointer<GstBuffer>]
     private let live: Bool
+    private let negotiated: UnsafeMutablePointer<GstPad>?
     static let frameNanoseconds: UInt64 = 33_333_333
 
     init(appsrc: UnsafeMutablePointer<GstElement>, pipeline: UnsafeMutablePointer<GstElement>,
-         buffers: [UnsafeMutablePointer<GstBuffer>], live: Bool) {
-        (self.appsrc, self.pipeline, self.buffers, self.live) = (appsrc, pipeline, buffers, live)
+         buffers: [UnsafeMutablePointer<GstBuffer>], live: Bool, negotiated: UnsafeMutablePointer<GstPad>? = nil) {
+        (self.appsrc, self.pipeline, self.buffers, self.live, self.negotiated) = (appsrc, pipeline, buffers, live, negotiated)
     }
 
     /// Starts feeding; call once the pipeline was set to PLAYING (the appsrc then accepts buffers).
@@ -94,6 +96,10 @@ final class ReplayFeeder: @unchecked Sendable {  // the buffers are touched by t
             for _ in 0..<500 where clock == nil {
                 clock = gst_element_get_clock(pipeline)
                 if clock == nil { usleep(10_000) }
+            }
+            // appsrc negotiates its caps (set up front) once playing, with no frame pushed yet.
+            if let negotiated {
+                for _ in 0..<500 where gst_pad_has_current_caps(negotiated) == 0 { usleep(10_000) }
             }
             if let clock {
                 base = gst_element_get_base_time(pipeline)

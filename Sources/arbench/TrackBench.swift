@@ -54,8 +54,8 @@ struct TrackBench {
         last position) and zxing-cpp on every frame; each frame is scored against the generator's truth.
         --no-stock skips the stock and zxing-cpp rows; --repeat N makes N sync runs and N stock zbar runs in
         turn and takes each one's timing columns from its fastest run (their other columns are the
-        same in every run); --late-detail lists the first three live frames
-        and each late one (to stderr): when the source pushed it and the time spent in arbarcodetrack,
+        same in every run); --late-detail lists when the caps event that the first frame waits
+        for passed each element, the first three live frames and each late one (to stderr): when the source pushed it and the time spent in arbarcodetrack,
         after its timestamp, each id switch, each code a row missed on a frame (with the code's centre and the nearest output of its payload) and each vanished code it drew. --keep keeps the clip, its truth and every row's JSON Lines
         (the folder is printed); --reuse DIR replays the clip and truth kept there (each size given must have
         been kept; the clip options are then not used) and writes the rows' JSON Lines there. --clip sets any arcodesrc property (the defaults shown;
@@ -287,7 +287,16 @@ struct TrackBench {
         var detail = false
         /// Timestamp of the first buffer at the sink, nanoseconds: frame indices count from it.
         var firstPts: UInt64?
+        /// Live, with `--late-detail`: running time the caps event passed each probed pad, ns, by pad.
+        var capsPassed: [String: UInt64] = [:]
         var element: UnsafeMutablePointer<GstElement>?
+    }
+
+    /// A probe and the name of the pad it watches, handed to a pad probe's callback.
+    final class PadTag {
+        let probe: Probe
+        let name: String
+        init(probe: Probe, name: String) { (self.probe, self.name) = (probe, name) }
     }
 
     func pipelineRun(_ clip: ClipFrames, mode: String, dir: String) throws -> Run {
@@ -358,6 +367,23 @@ struct TrackBench {
             return GST_PAD_PROBE_OK
         }, data, nil)
         probe.detail = lateDetail && isLive
+        if probe.detail {
+            // When the caps event (sent with the first frame) passes each pad: what the first frame waits for.
+            let appsrcPad = gst_element_get_static_pad(appsrc, "src")!
+            defer { gst_object_unref(UnsafeMutableRawPointer(appsrcPad)) }
+            for (pad, name) in [(appsrcPad, "source"), (sinkPad, "arbarcodetrack in"), (srcPad, "arbarcodetrack out"), (fakePad, "sink")] {
+                let tag = Unmanaged.passRetained(PadTag(probe: probe, name: name)).toOpaque()
+                gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, { _, info, tag in
+                    let event = UnsafeMutableRawPointer(info!.pointee.data).assumingMemoryBound(to: GstEvent.self)
+                    guard event.pointee.type == GST_EVENT_CAPS else { return GST_PAD_PROBE_OK }
+                    let tag = Unmanaged<PadTag>.fromOpaque(tag!).takeUnretainedValue()
+                    guard let clock = gst_element_get_clock(tag.probe.element) else { return GST_PAD_PROBE_OK }
+                    tag.probe.capsPassed[tag.name] = UInt64(gst_clock_get_time(clock) &- gst_element_get_base_time(tag.probe.element))
+                    gst_object_unref(UnsafeMutableRawPointer(clock))
+                    return GST_PAD_PROBE_OK
+                }, tag, { Unmanaged<PadTag>.fromOpaque($0!).release() })
+            }
+        }
         if isLive {
             let srcSrc = gst_element_get_static_pad(appsrc, "src")!
             gst_pad_add_probe(srcSrc, GST_PAD_PROBE_TYPE_BUFFER, { _, info, data in
@@ -374,7 +400,7 @@ struct TrackBench {
             gst_object_unref(UnsafeMutableRawPointer(srcSrc))
         }
         gst_element_set_state(pipeline, GST_STATE_PLAYING)
-        ReplayFeeder(appsrc: appsrc, pipeline: pipeline, buffers: buffers, live: isLive).start()
+        ReplayFeeder(appsrc: appsrc, pipeline: pipeline, buffers: buffers, live: isLive, negotiated: fakePad).start()
         let bus = gst_element_get_bus(pipeline)!
         defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
         let types = GstMessageType(rawValue: GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue)
@@ -389,6 +415,12 @@ struct TrackBench {
         let render = Double(probe.latencyNanoseconds) / 1e6
         probe.late = probe.arrivals.filter { $0 > render }.count
         let lateFromSource = zip(probe.arrivals, probe.pushDelays).filter { $0.0 > render && $0.1 > render }.count
+        if let first = probe.firstPts, !probe.capsPassed.isEmpty {
+            let passed = ["source", "arbarcodetrack in", "arbarcodetrack out", "sink"].compactMap { name in
+                probe.capsPassed[name].map { String(format: "\(name) %.1f", (Double($0) - Double(first)) / 1e6) }
+            }
+            FileHandle.standardError.write(Data("\(mode) \(width)x\(height) caps event passed, ms after frame 0's pts: \(passed.joined(separator: ", "))\n".utf8))
+        }
         // Judged, as counted, against the latency of the run.
         for (i, d) in probe.details.enumerated() {
             let arrival = probe.arrivals[i], late = arrival > render
