@@ -32,14 +32,19 @@ public struct Detection: Hashable, Sendable {
     /// 1D code whose outline could not be fitted): it confirms the code and its place, but a track
     /// it continues keeps its own size and shape.
     public var outlineComplete: Bool
+    /// Whether `quad` touched the frame's edge on the frame it was read on (`Quad.touchesEdge`):
+    /// the code may run on past it. It stays set when the reading is carried onto a later frame.
+    public var atFrameEdge: Bool
 
     /// A detection of `payload` bytes at `quad` (pixels).
-    public init(symbology: String, payload: [UInt8], quad: Quad, quality: Int = 0, outlineComplete: Bool = true) {
+    public init(symbology: String, payload: [UInt8], quad: Quad, quality: Int = 0, outlineComplete: Bool = true,
+                atFrameEdge: Bool = false) {
         self.symbology = symbology
         self.payload = payload
         self.quad = quad
         self.quality = quality
         self.outlineComplete = outlineComplete
+        self.atFrameEdge = atFrameEdge
     }
 
     /// Convenience for a text payload, stored as its UTF-8 bytes.
@@ -60,8 +65,8 @@ public struct Detection: Hashable, Sendable {
 
     /// Whether a code of `symbology` ends in guard bars (EAN/UPC: 1 0 1; Interleaved 2 of 5: a
     /// narrow bar pair, a wide and a narrow bar) that the bars inside a longer code can mimic: cut
-    /// by the frame's edge, such a code can be read as another (a blurred EAN-13 half out of the
-    /// frame, read with six digits wrong). Code 128, Code 39, Code 93 and Codabar end in start and
+    /// by the frame's edge (`atFrameEdge`), such a code can be read as another (a blurred EAN-13
+    /// half out of the frame, read with six digits wrong). Code 128, Code 39, Code 93 and Codabar end in start and
     /// stop characters that do not occur inside a code.
     public static func hasGuardEnds(symbology: String) -> Bool {
         ["EAN-13", "EAN-8", "UPC-A", "UPC-E", "ISBN-13", "ISBN-10", "I2/5"].contains(symbology)
@@ -194,9 +199,6 @@ public struct TrackerUpdate: Hashable, Sendable {
 public struct Tracker: Sendable {
     /// Tuning; may be changed between updates.
     public var configuration: TrackerConfiguration
-    /// The frame's bounds, pixels, when known: a reading of a code ending in guard bars that
-    /// touches its edge (`Detection.hasGuardEnds`, `Quad.touchesEdge`) starts no track on its own.
-    public var frame: Rect?
 
     /// What a code track holds besides the lifecycle.
     private struct Code: Sendable {
@@ -344,9 +346,8 @@ public struct Tracker: Sendable {
     ///   `Detection.isSelfChecking`) starts a track only once `confirmReadings` readings agree: its
     ///   `quality` (scan lines) plus the readings of unconfirmed detections of the same payload at
     ///   the same place on earlier frames within `expiry`. A code ending in guard bars
-    ///   (`Detection.hasGuardEnds`) first read touching the edge of `frame` (when set;
-    ///   `Quad.touchesEdge`) also needs readings on `edgeFrames` frames, or a complete outline
-    ///   clear of the edge.
+    ///   (`Detection.hasGuardEnds`) first read at the frame's edge (`Detection.atFrameEdge`) also
+    ///   needs readings on `edgeFrames` frames, or a complete outline clear of the edge.
     /// - Expiry: a track with `timestamp - lastDecoded > expiryNanoseconds` cannot be matched; it is
     ///   reported once as `lost` (in `tracks` and `removed`) and forgotten, unless it was seen in
     ///   the image on this frame or the one before (`markFollowed`) and `timestamp - lastDecoded` is within
@@ -459,7 +460,7 @@ public struct Tracker: Sendable {
                 let readings = max(1, detection.quality) + earlier.readings, frames = earlier.frames + 1
                 // Read at the edge, the code may be cut short; once it was, only a whole outline clear
                 // of the edge shows it is not (a partial one may lie inside the cut code).
-                let cut = Detection.hasGuardEnds(symbology: detection.symbology) && frame.map { detection.quad.touchesEdge(of: $0) } == true
+                let cut = Detection.hasGuardEnds(symbology: detection.symbology) && detection.atFrameEdge
                 let clear = earlier.clear || !cut && (earlier.frames == 0 || detection.outlineComplete)
                 if readings < configuration.confirmReadings || !clear && frames < Tracker.edgeFrames {
                     pending.append(Pending(detection: detection, readings: readings, clear: clear, frames: frames,

@@ -50,6 +50,9 @@ public struct BarcodeRegion: Equatable, Sendable {
     /// edge by edge, or one cut by the frame's edge: a tracker takes it as confirming its track
     /// without shrinking it to this quad. Structure field `outline-complete` (written only when false).
     public var outlineComplete = true
+    /// Codes: whether `quad` touched the frame's edge where it was read (`Detection.atFrameEdge`).
+    /// Structure field `at-frame-edge` (written only when true).
+    public var atFrameEdge = false
     /// Rectangles: shorter side over longer, 0…1, as seen; nil for other kinds.
     public var aspect: Double?
     /// Rectangles: detection confidence, 0…1; nil for other kinds.
@@ -109,6 +112,7 @@ public struct BarcodeRegion: Equatable, Sendable {
         s.set("quality", int: Int32(clamping: quality))
         if let id = trackID { s.set("track-id", uint64: id) }
         if !outlineComplete { s.set("outline-complete", bool: false) }
+        if atFrameEdge { s.set("at-frame-edge", bool: true) }
         s.set("kind", string: kind.rawValue)
         if let aspect { s.set("aspect", double: aspect) }
         if let confidence { s.set("confidence", double: confidence) }
@@ -130,6 +134,7 @@ public struct BarcodeRegion: Equatable, Sendable {
                   quality: Int(structure.int("quality") ?? 0))
         kind = structure.string("kind").flatMap(TargetKind.init(rawValue:)) ?? .code
         outlineComplete = structure.bool("outline-complete") ?? true
+        atFrameEdge = structure.bool("at-frame-edge") ?? false
         aspect = structure.double("aspect")
         confidence = structure.double("confidence")
         reference = structure.sample("reference").map(TargetReference.init(retaining:))

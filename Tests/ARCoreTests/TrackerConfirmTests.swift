@@ -104,46 +104,36 @@ final class TrackerConfirmTests: XCTestCase {
                        ["3018108394"])
     }
 
-    /// A 640 × 480 frame's bounds.
-    private let bounds = Rect(x: 0, y: 0, width: 640, height: 480)
-
-    /// An EAN-13 reading whose outline runs into the frame's left edge, read by two lines on each
-    /// frame (a code half out of the frame, cut short by the edge and misread), then partial
-    /// readings of it clear of the edge (a scan line inside the cut code): it starts no track on
-    /// two frames, and does on the third (a code that stays at the edge). A complete outline clear
-    /// of the edge starts it at once. A Code 128 reading (a stop character ends it) starts one at
-    /// once; without the frame's bounds, so does the EAN.
+    /// An EAN-13 reading at the frame's left edge (`atFrameEdge`), read by two lines on each frame
+    /// (a code half out of the frame, cut short by the edge and misread), then partial readings of
+    /// it clear of the edge (a scan line inside the cut code): it starts no track on two frames,
+    /// and does on the third (a code that stays at the edge). A complete outline clear of the edge
+    /// starts it at once. A Code 128 reading (a stop character ends it) starts one at once.
     func testAGuardEndedReadingAtTheFrameEdgeNeedsThreeFramesOrAWholeOutlineClearOfIt() {
         func reading(_ symbology: String = "EAN-13", x: Double, complete: Bool = false) -> Detection {
-            var d = Detection(symbology: symbology, text: "3118092990844", quad: Quad(Rect(x: x, y: 240, width: 233, height: 87)), quality: 2)
-            d.outlineComplete = complete
-            return d
+            Detection(symbology: symbology, payload: Array("3118092990844".utf8), quad: Quad(Rect(x: x, y: 240, width: 233, height: 87)),
+                      quality: 2, outlineComplete: complete, atFrameEdge: x < 2)
         }
         var tracker = Tracker()
-        tracker.frame = bounds
         XCTAssertEqual(tracker.update(detections: [reading(x: 0)], timestampNanoseconds: 0).added, [])
         XCTAssertEqual(tracker.update(detections: [reading(x: 50)], timestampNanoseconds: frame).added, [])
         XCTAssertEqual(tracker.update(detections: [reading(x: 56)], timestampNanoseconds: 2 * frame).added.map(\.text), ["3118092990844"])
 
         var entering = Tracker()
-        entering.frame = bounds
         XCTAssertEqual(entering.update(detections: [reading(x: 0)], timestampNanoseconds: 0).added, [])
         XCTAssertEqual(entering.update(detections: [reading(x: 10, complete: true)], timestampNanoseconds: frame).added.count, 1)
 
         // Read clear of the edge first: partial readings start a track as before.
         var inside = Tracker()
-        inside.frame = bounds
         XCTAssertEqual(inside.update(detections: [reading(x: 50)], timestampNanoseconds: 0).added.count, 1)
 
         var code128 = Tracker()
-        code128.frame = bounds
         XCTAssertEqual(code128.update(detections: [reading("CODE-128", x: 0)], timestampNanoseconds: 0).added.count, 1)
-        var unbounded = Tracker()
-        XCTAssertEqual(unbounded.update(detections: [reading(x: 0)], timestampNanoseconds: 0).added.count, 1)
     }
 
     /// An outline touches the frame's edge when a corner lies within 2 px of it, or outside it.
     func testAnOutlineTouchesTheEdgeWithinTwoPixels() {
+        let bounds = Rect(x: 0, y: 0, width: 640, height: 480)
         let bar = { (x: Double, y: Double) in Quad(Rect(x: x, y: y, width: 200, height: 60)) }
         XCTAssertFalse(bar(2, 100).touchesEdge(of: bounds))
         XCTAssertTrue(bar(1.5, 100).touchesEdge(of: bounds))

@@ -23,21 +23,26 @@ final class BarcodeRegionTests: XCTestCase {
         gst_mini_object_unref(UnsafeMutableRawPointer(buffer).assumingMemoryBound(to: GstMiniObject.self))
     }
 
-    /// A partial 1D outline keeps its mark through the metas (`outline-complete` false, written only then).
+    /// A partial 1D outline at the frame's edge keeps its marks through the metas (`outline-complete`
+    /// false and `at-frame-edge` true, each written only then).
     func testAPartialOutlineRoundTripsThroughThePerFrameMeta() throws {
         TestGst.setUp()
         var partial = BarcodeRegion(trackID: nil, symbology: "EAN-13", payload: Array("4006381333931".utf8),
                                     quad: Quad(Rect(x: 0, y: 30, width: 90, height: 40)), state: .detected, quality: 4)
         partial.outlineComplete = false
+        partial.atFrameEdge = true
         let buffer = gst_buffer_new()!
         defer { unref(buffer) }
         Buffer(buffer).setBarcodeRegions([partial, readCode], frameWidth: 320, frameHeight: 240)
         let back = Buffer(buffer).barcodeRegions(frameWidth: 320, frameHeight: 240)
         XCTAssertEqual(back.map(\.outlineComplete), [false, true])
+        XCTAssertEqual(back.map(\.atFrameEdge), [true, false])
         let custom = try XCTUnwrap(gst_buffer_get_custom_meta(buffer, BarcodeRegion.metaName))
         let codes = StructureView(try XCTUnwrap(gst_custom_meta_get_structure(custom))).structures("codes")
         XCTAssertEqual(codes[0].bool("outline-complete"), false)
+        XCTAssertEqual(codes[0].bool("at-frame-edge"), true)
         XCTAssertFalse(codes[1].has("outline-complete"), "a whole outline: no field")
+        XCTAssertFalse(codes[1].has("at-frame-edge"), "clear of the edge: no field")
     }
 
     func testTheLocatedConvenienceInitialiserMatchesTheProducersForm() {

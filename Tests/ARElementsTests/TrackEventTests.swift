@@ -122,13 +122,14 @@ final class TrackEventTests: XCTestCase {
     }
 
     /// An EAN-13 read at the frame's left edge by two lines (`arbarcodedetect`'s partial outline
-    /// of a code the edge may cut short) is tracked only once read on three frames: `artrack`
-    /// gives the tracker the frame's bounds.
+    /// of a code the edge may cut short, `at-frame-edge`) is tracked only once read on three
+    /// frames: `artrack` passes the mark on to its tracker.
     func testAnEANReadOnlyAtTheFrameEdgeIsTrackedOnItsThirdFrame() throws {
         let h = OverlayHarness("artrack")
         var cut = BarcodeRegion(trackID: nil, symbology: "EAN-13", payload: Array("3118092990844".utf8),
                                 quad: Quad(Rect(x: 0, y: 100, width: 120, height: 40)), state: .detected, quality: 2)
         cut.outlineComplete = false
+        cut.atFrameEdge = true
         var tracked: [Int] = []
         for i in 0..<3 {
             let out = try XCTUnwrap(h.push(h.black, codes: [cut], seconds: Double(i) * 0.04))

@@ -140,6 +140,7 @@ public final class ArBarcodeDetect: VideoFilterElement {
             var r = BarcodeRegion(trackID: nil, symbology: $0.symbology, payload: $0.payload, quad: $0.quad, state: .detected,
                                   quality: $0.quality)
             r.outlineComplete = $0.outlineComplete
+            r.atFrameEdge = $0.atFrameEdge
             return r
         } + ArBarcodeTrack.regions(result.located))
         if s.message, !detections.isEmpty {

@@ -69,7 +69,8 @@ public final class ArTrack: VideoFilterElement {
         stage.configure(s.tracking)
         let regions = frame.barcodeRegions
         let detections = regions.filter { $0.state == .detected }.map {
-            Detection(symbology: $0.symbology, payload: $0.payload, quad: $0.quad, quality: $0.quality, outlineComplete: $0.outlineComplete)
+            Detection(symbology: $0.symbology, payload: $0.payload, quad: $0.quad, quality: $0.quality, outlineComplete: $0.outlineComplete,
+                      atFrameEdge: $0.atFrameEdge)
         }
         stage.begin(frame: frame, luma: frame.trackLuma)
         // Regions seen upstream but not read are not tracked: they pass through.

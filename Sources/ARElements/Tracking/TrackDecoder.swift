@@ -114,11 +114,14 @@ struct CodeOutlines {
         return Self.markedAtBorder(out, width: luma.width, height: luma.height)
     }
 
-    /// `detections` with those touching the frame's border marked as partial.
+    /// `detections` with those touching the frame's border marked as partial and at the edge.
     private static func markedAtBorder(_ detections: [Detection], width: Int, height: Int) -> [Detection] {
         var out = detections
         let frame = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
-        for j in out.indices where out[j].quad.touchesEdge(of: frame) { out[j].outlineComplete = false }
+        for j in out.indices where out[j].quad.touchesEdge(of: frame) {
+            out[j].outlineComplete = false
+            out[j].atFrameEdge = true
+        }
         return out
     }
 }

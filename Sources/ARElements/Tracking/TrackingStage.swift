@@ -166,7 +166,6 @@ final class TrackingStage {
             like = [:]
         }
         size = (frame.width, frame.height)
-        tracker.frame = Rect(x: 0, y: 0, width: Double(frame.width), height: Double(frame.height))
         current = luma.map {
             spares.pyramid(copying: $0.base, width: $0.width, height: $0.height, stride: $0.stride,
                            levelCount: Self.pyramidLevels, lent: lent)
@@ -484,7 +483,9 @@ struct TrackingSettings: Sendable {
             .uint("confirm", "Confirm 1D codes",
                   "Agreeing readings a new 1D code needs before it becomes a track: scan lines that read it on one frame, plus "
                       + "readings of the same payload at the same place on earlier frames (2D codes carry error correction and "
-                      + "need one). 1 shows single-line readings at once, misreads of blurred codes included; higher waits longer",
+                      + "need one). 1 shows single-line readings at once, misreads of blurred codes included; higher waits longer. "
+                      + "An EAN/UPC or ITF code first read touching the frame's edge (perhaps a longer code cut short) also needs "
+                      + "readings on 3 frames, or a whole outline of it clear of the edge",
                   path.appending(path: \.confirm), range: 1...8),
             .bool("occlusion", "Detect occlusion",
                   "Report a track as 'occluded' when its place has not looked like its code for 2 frames in a row (covered, torn "
