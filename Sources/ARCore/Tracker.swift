@@ -72,6 +72,10 @@ public struct Detection: Hashable, Sendable {
         ["EAN-13", "EAN-8", "UPC-A", "UPC-E", "ISBN-13", "ISBN-10", "I2/5"].contains(symbology)
     }
 
+    /// Whether this reading may be of a longer code cut short by the frame's edge: a code ending in
+    /// guard bars, read at the edge. It starts no track alone (`Tracker.update`).
+    public var mayBeCutShort: Bool { atFrameEdge && Self.hasGuardEnds(symbology: symbology) }
+
     /// Whether this reading lies on a code outlined by `quad` (pixels), as a misreading of that code
     /// does: its centre inside `quad`, and (its outline measured) half of one of the two outlines
     /// inside the other (`liesOnShare`). A code on a card slid over a corner of the other does not:
@@ -345,9 +349,9 @@ public struct Tracker: Sendable {
     ///   that track's quad grown to twice its size. A 1D detection (not
     ///   `Detection.isSelfChecking`) starts a track only once `confirmReadings` readings agree: its
     ///   `quality` (scan lines) plus the readings of unconfirmed detections of the same payload at
-    ///   the same place on earlier frames within `expiry`. A code ending in guard bars
-    ///   (`Detection.hasGuardEnds`) first read at the frame's edge (`Detection.atFrameEdge`) also
-    ///   needs readings on `edgeFrames` frames, or a complete outline clear of the edge.
+    ///   the same place on earlier frames within `expiry`. One first read where the frame's edge
+    ///   may cut it short (`Detection.mayBeCutShort`) also needs readings on `edgeFrames` frames,
+    ///   or a complete outline clear of the edge.
     /// - Expiry: a track with `timestamp - lastDecoded > expiryNanoseconds` cannot be matched; it is
     ///   reported once as `lost` (in `tracks` and `removed`) and forgotten, unless it was seen in
     ///   the image on this frame or the one before (`markFollowed`) and `timestamp - lastDecoded` is within
@@ -460,7 +464,7 @@ public struct Tracker: Sendable {
                 let readings = max(1, detection.quality) + earlier.readings, frames = earlier.frames + 1
                 // Read at the edge, the code may be cut short; once it was, only a whole outline clear
                 // of the edge shows it is not (a partial one may lie inside the cut code).
-                let cut = Detection.hasGuardEnds(symbology: detection.symbology) && detection.atFrameEdge
+                let cut = detection.mayBeCutShort
                 let clear = earlier.clear || !cut && (earlier.frames == 0 || detection.outlineComplete)
                 if readings < configuration.confirmReadings || !clear && frames < Tracker.edgeFrames {
                     pending.append(Pending(detection: detection, readings: readings, clear: clear, frames: frames,

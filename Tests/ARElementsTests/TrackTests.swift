@@ -756,8 +756,8 @@ final class TrackTests: XCTestCase {
         XCTAssertEqual(second.map(\.trackID), first.map(\.trackID))
     }
 
-    /// A 1D reading on fewer lines than `confirm` is not taken early: the whole scan holds it again,
-    /// and one frame's reading must not count twice.
+    /// A 1D reading on fewer lines than `confirm`, or one of an EAN-13 at the frame's edge, is not
+    /// taken early: the whole scan holds it again, and one frame's reading must not count twice.
     func testOnlyReadingsThatStartATrackAloneAreTakenEarly() {
         let place = Quad(Rect(x: 10, y: 10, width: 40, height: 40))
         var oneLine = Detection(symbology: "EAN-13", text: "4006381333931", quad: place)
@@ -770,6 +770,12 @@ final class TrackTests: XCTestCase {
         var noLine = oneLine
         noLine.quality = 0
         XCTAssertEqual(ArBarcodeTrack.startingAlone([noLine], confirm: 1).count, 1, "counted as one line, as the tracker does")
+        // Read at the frame's edge: an EAN-13 waits (it needs readings on several frames), a Code 128 does not.
+        var atEdge = twoLines
+        atEdge.atFrameEdge = true
+        var code128 = atEdge
+        code128.symbology = "CODE-128"
+        XCTAssertEqual(ArBarcodeTrack.startingAlone([atEdge, code128], confirm: 2).map(\.symbology), ["CODE-128"])
     }
 
     /// A job that outlived its frame's wait is collected on the next frame, with that frame's own

@@ -225,11 +225,12 @@ public final class ArBarcodeTrack: VideoFilterElement {
     }
 
     /// Of `detections`, those that start a track on their own: 2D codes, and 1D readings on at
-    /// least `confirm` scan lines (as the tracker counts them: at least one). A 1D reading on fewer
-    /// waits for the whole scan, which holds it again: taken from both, one frame's reading would
-    /// count as two.
+    /// least `confirm` scan lines (as the tracker counts them: at least one) that the frame's edge
+    /// cannot have cut short (`Detection.mayBeCutShort`: those need readings on several frames).
+    /// Another 1D reading waits for the whole scan, which holds it again: taken from both, one
+    /// frame's reading would count as two.
     static func startingAlone(_ detections: [Detection], confirm: Int) -> [Detection] {
-        detections.filter { Detection.isSelfChecking(symbology: $0.symbology) || max(1, $0.quality) >= confirm }
+        detections.filter { Detection.isSelfChecking(symbology: $0.symbology) || max(1, $0.quality) >= confirm && !$0.mayBeCutShort }
     }
 
     /// Located regions as the buffer carries them: class and quad, no payload, no id.
