@@ -66,8 +66,8 @@ public struct Detection: Hashable, Sendable {
     /// Whether a code of `symbology` ends in guard bars (EAN/UPC: 1 0 1; Interleaved 2 of 5: a
     /// narrow bar pair, a wide and a narrow bar) that the bars inside a longer code can mimic: cut
     /// by the frame's edge (`atFrameEdge`), such a code can be read as another (a blurred EAN-13
-    /// half out of the frame, read with six digits wrong). Code 128, Code 39, Code 93 and Codabar end in start and
-    /// stop characters that do not occur inside a code.
+    /// half out of the frame, read with six digits wrong). Code 128, Code 39, Code 93 and Codabar
+    /// end in start and stop characters that do not occur inside a code.
     public static func hasGuardEnds(symbology: String) -> Bool {
         ["EAN-13", "EAN-8", "UPC-A", "UPC-E", "ISBN-13", "ISBN-10", "I2/5"].contains(symbology)
     }

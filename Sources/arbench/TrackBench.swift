@@ -54,8 +54,8 @@ struct TrackBench {
         last position) and zxing-cpp on every frame; each frame is scored against the generator's truth.
         --no-stock skips the stock and zxing-cpp rows; --repeat N makes N sync runs and N stock zbar runs in
         turn and takes each one's timing columns from its fastest run (their other columns are the
-        same in every run); --late-detail lists when the caps event that the first frame waits
-        for passed each element, the first three live frames and each late one (to stderr): when the source pushed it and the time spent in arbarcodetrack,
+        same in every run); --late-detail lists when the caps event passed each element (against the
+        first frame's timestamp), the first three live frames and each late one (to stderr): when the source pushed it and the time spent in arbarcodetrack,
         after its timestamp, each id switch, each code a row missed on a frame (with the code's centre and the nearest output of its payload) and each vanished code it drew. --keep keeps the clip, its truth and every row's JSON Lines
         (the folder is printed); --reuse DIR replays the clip and truth kept there (each size given must have
         been kept; the clip options are then not used) and writes the rows' JSON Lines there. --clip sets any arcodesrc property (the defaults shown;
@@ -368,7 +368,7 @@ struct TrackBench {
         }, data, nil)
         probe.detail = lateDetail && isLive
         if probe.detail {
-            // When the caps event (sent with the first frame) passes each pad: what the first frame waits for.
+            // When the caps event passes each pad, against the first frame's timestamp.
             let appsrcPad = gst_element_get_static_pad(appsrc, "src")!
             defer { gst_object_unref(UnsafeMutableRawPointer(appsrcPad)) }
             for (pad, name) in [(appsrcPad, "source"), (sinkPad, "arbarcodetrack in"), (srcPad, "arbarcodetrack out"), (fakePad, "sink")] {
