@@ -36,7 +36,7 @@ extension ArOverlay {
         if s.tap, tap(x: x, y: y) { return true }
         guard s.notes else { return true }
         shared.update { o in
-            if let hit = o.noteRects.last(where: { r in let b = r.rect.insetBy(-4); return x >= b.minX && x <= b.maxX && y >= b.minY && y <= b.maxY }) {
+            if let hit = o.noteRects.last(where: { $0.rect.insetBy(-4).contains(Point(x: x, y: y)) }) {
                 o.pressedNote = (hit.id, y)
             } else {
                 let id = o.nextNoteID
