@@ -43,6 +43,7 @@ extension LumaPlane {
         // as the imaginary), each less its mean and under a Hann window (its ends do not ring).
         let profiles = profiles ?? rowGroupMeans()
         let window = (0..<w).map { 0.5 - 0.5 * cos(2 * .pi * Double($0) / Double(w - 1)) }
+        let plan = FourierPlan(count: n)
         var power = [Double](repeating: 0, count: n / 2 + 1)
         var re = [Double](repeating: 0, count: n), im = [Double](repeating: 0, count: n)
         for pair in stride(from: 0, to: profiles.count, by: 2) {
@@ -54,7 +55,7 @@ extension LumaPlane {
                     if g == pair { re[x] = v } else { im[x] = v }
                 }
             }
-            Self.fft(&re, &im, inverse: false)
+            plan.transform(&re, &im, inverse: false)
             // Both signals' power at k: (|X(k)|² + |X(n − k)|²) / 2.
             for k in 0...(n / 2) {
                 let m = (n - k) % n
@@ -133,35 +134,43 @@ extension LumaPlane {
             total += weight
         }
         for i in 0..<n { kre[i] /= total }
-        Self.fft(&kre, &kim, inverse: false)
+        let plan = FourierPlan(count: n)
+        plan.transform(&kre, &kim, inverse: false)
         // Wiener: K / (K² + noise), K real; the inverse transform's 1/n folded in.
         let filter = kre.map { $0 / ($0 * $0 + noise) / Double(n) }
-        var re = [Double](repeating: 0, count: n), im = [Double](repeating: 0, count: n)
         let h = height
+        let re = UnsafeMutableBufferPointer<Double>.allocate(capacity: n), im = UnsafeMutableBufferPointer<Double>.allocate(capacity: n)
+        defer {
+            re.deallocate()
+            im.deallocate()
+        }
         pixels.withUnsafeMutableBufferPointer { px in
-            for pair in stride(from: 0, to: h, by: 2) {
-                let rows = pair..<min(h, pair + 2)
-                func mean(_ y: Int) -> Double { y < h ? (0..<w).reduce(0.0) { $0 + Double(px[y * w + $1]) } / Double(w) : 0 }
-                let means = (mean(pair), mean(pair + 1))
-                for x in 0..<n { re[x] = 0; im[x] = 0 }
-                for y in rows {
-                    // The row, then mirrored, then its first value: one continuous period.
-                    for x in 0..<n {
-                        let v = Double(x < w ? px[y * w + x] : x < 2 * w ? px[y * w + 2 * w - 1 - x] : px[y * w]) - (y == pair ? means.0 : means.1)
-                        if y == pair { re[x] = v } else { im[x] = v }
+            func mean(_ y: Int) -> Double { (0..<w).reduce(0.0) { $0 + Double(px[y * w + $1]) } / Double(w) }
+            // Row `y` less `mean`, then mirrored, then its first value: one continuous period.
+            func fill(_ out: UnsafeMutableBufferPointer<Double>, row y: Int, mean: Double) {
+                let r = y * w
+                for x in 0..<w { out[x] = Double(px[r + x]) - mean }
+                for x in w..<(2 * w) { out[x] = Double(px[r + 2 * w - 1 - x]) - mean }
+                let first = Double(px[r]) - mean
+                for x in (2 * w)..<n { out[x] = first }
+            }
+            func store(_ values: UnsafeMutableBufferPointer<Double>, row y: Int, mean: Double) {
+                for x in 0..<w { px[y * w + x] = UInt8(min(255, max(0, (values[x] + mean).rounded()))) }
+            }
+            filter.withUnsafeBufferPointer { filter in
+                for pair in stride(from: 0, to: h, by: 2) {
+                    let second = pair + 1 < h
+                    let means = (mean(pair), second ? mean(pair + 1) : 0)
+                    fill(re, row: pair, mean: means.0)
+                    if second { fill(im, row: pair + 1, mean: means.1) } else { im.update(repeating: 0) }
+                    plan.transform(re, im, inverse: false)
+                    for k in 0..<n {
+                        re[k] *= filter[k]
+                        im[k] *= filter[k]
                     }
-                }
-                Self.fft(&re, &im, inverse: false)
-                for k in 0..<n {
-                    re[k] *= filter[k]
-                    im[k] *= filter[k]
-                }
-                Self.fft(&re, &im, inverse: true)
-                for y in rows {
-                    for x in 0..<w {
-                        let v = (y == pair ? re[x] : im[x]) + (y == pair ? means.0 : means.1)
-                        px[y * w + x] = UInt8(min(255, max(0, v.rounded())))
-                    }
+                    plan.transform(re, im, inverse: true)
+                    store(re, row: pair, mean: means.0)
+                    if second { store(im, row: pair + 1, mean: means.1) }
                 }
             }
         }
@@ -173,46 +182,68 @@ extension LumaPlane {
         while n < count { n *= 2 }
         return n
     }
+}
 
-    /// In-place radix-2 discrete Fourier transform of `re` + i`im` (count a power of two);
-    /// `inverse` leaves out the 1/count scale.
-    static func fft(_ re: inout [Double], _ im: inout [Double], inverse: Bool) {
-        let n = re.count
-        precondition(im.count == n && n & (n - 1) == 0, "the transform takes two arrays of one power-of-two count")
-        guard n > 1 else { return }
+/// What a radix-2 transform of one length needs, worked out once for the transforms of a strip:
+/// the bit-reversed swaps and the twiddle factors (cos, sin of −2πk/count).
+struct FourierPlan {
+    let count: Int
+    private let swaps: [(Int, Int)]
+    private let cosines: [Double], sines: [Double]
+
+    /// A plan for transforms of `count` values (a power of two).
+    init(count n: Int) {
+        precondition(n > 0 && n & (n - 1) == 0, "the transform takes a power-of-two count")
+        count = n
+        var swaps: [(Int, Int)] = []
+        var j = 0
+        for i in 1..<max(1, n) {
+            var bit = n >> 1
+            while j & bit != 0 {
+                j ^= bit
+                bit >>= 1
+            }
+            j |= bit
+            if i < j { swaps.append((i, j)) }
+        }
+        self.swaps = swaps
+        let half = n / 2
+        cosines = (0..<half).map { cos(-2 * Double.pi * Double($0) / Double(n)) }
+        sines = (0..<half).map { sin(-2 * Double.pi * Double($0) / Double(n)) }
+    }
+
+    /// In-place transform of `re` + i`im` (`count` values each); `inverse` leaves out the 1/count scale.
+    func transform(_ re: inout [Double], _ im: inout [Double], inverse: Bool) {
         re.withUnsafeMutableBufferPointer { re in
-            im.withUnsafeMutableBufferPointer { im in
-                // Bit-reversed order.
-                var j = 0
-                for i in 1..<n {
-                    var bit = n >> 1
-                    while j & bit != 0 {
-                        j ^= bit
-                        bit >>= 1
-                    }
-                    j |= bit
-                    if i < j {
-                        re.swapAt(i, j)
-                        im.swapAt(i, j)
-                    }
-                }
+            im.withUnsafeMutableBufferPointer { im in transform(re, im, inverse: inverse) }
+        }
+    }
+
+    /// `transform` of values held in buffers of `count` values each.
+    func transform(_ re: UnsafeMutableBufferPointer<Double>, _ im: UnsafeMutableBufferPointer<Double>, inverse: Bool) {
+        let n = count
+        precondition(re.count == n && im.count == n, "the transform takes two arrays of the plan's count")
+        guard n > 1 else { return }
+        let sign = inverse ? -1.0 : 1.0
+        for (i, j) in swaps {
+            re.swapAt(i, j)
+            im.swapAt(i, j)
+        }
+        cosines.withUnsafeBufferPointer { cosines in
+            sines.withUnsafeBufferPointer { sines in
                 var size = 2
                 while size <= n {
-                    let angle = (inverse ? 2 : -2) * Double.pi / Double(size)
-                    let wr = cos(angle), wi = sin(angle), half = size / 2
+                    let half = size / 2, step = n / size
                     var start = 0
                     while start < n {
-                        var cr = 1.0, ci = 0.0
-                        for a in start..<(start + half) {
-                            let b = a + half
+                        for k in 0..<half {
+                            let a = start + k, b = a + half
+                            let cr = cosines[k * step], ci = sign * sines[k * step]
                             let tr = re[b] * cr - im[b] * ci, ti = re[b] * ci + im[b] * cr
                             re[b] = re[a] - tr
                             im[b] = im[a] - ti
                             re[a] += tr
                             im[a] += ti
-                            let next = cr * wr - ci * wi
-                            ci = cr * wi + ci * wr
-                            cr = next
                         }
                         start += size
                     }
