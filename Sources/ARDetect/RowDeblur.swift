@@ -11,8 +11,10 @@ extension LumaPlane {
     /// filter's noise allowance is smaller for blurs past 3.5 modules (more of the bars' contrast
     /// is lost to them).
     mutating func deblur(modulePixels: Double) -> Bool {
-        guard let length = measuredBlurLength(modulePixels: modulePixels) else { return false }
-        deblurRows(length: length, noise: length <= 3.5 * modulePixels ? 0.01 : 0.003)
+        // One plan for the measure's transforms and the deconvolution's: both span the row mirrored.
+        let plan = FourierPlan(count: Self.transformLength(2 * width))
+        guard let length = measuredBlurLength(modulePixels: modulePixels, plan: plan) else { return false }
+        deblurRows(length: length, noise: length <= 3.5 * modulePixels ? 0.01 : 0.003, plan: plan)
         return true
     }
 
@@ -20,22 +22,24 @@ extension LumaPlane {
     /// wide, where its edges are blurred (`rowEdgeRamp` at least `deblurRamp` modules; else nil):
     /// `rowBlurLength` between `deblurShortest` modules, or 0.9 of the ramp if longer, and
     /// `deblurLongest` modules. (A box `L` long also dips at 2/`L`, 3/`L`…, the first zeros of
-    /// `L`/2, `L`/3; its edges ramp over about `L`, so the search starts near it.)
-    func measuredBlurLength(modulePixels: Double) -> Double? {
+    /// `L`/2, `L`/3; its edges ramp over about `L`, so the search starts near it.) `plan`: the
+    /// transforms' plan (`rowBlurLength`), when already at hand.
+    func measuredBlurLength(modulePixels: Double, plan: FourierPlan? = nil) -> Double? {
         guard height >= RegionDecoder.rowsPerGroup else { return nil }
         let profiles = rowGroupMeans()
         guard let ramp = rowEdgeRamp(profiles), ramp >= RegionDecoder.deblurRamp * modulePixels else { return nil }
         let longest = RegionDecoder.deblurLongest * modulePixels
         return rowBlurLength(shortest: min(longest - 0.25, max(RegionDecoder.deblurShortest * modulePixels, 0.9 * ramp)),
-                             longest: longest, profiles: profiles)
+                             longest: longest, profiles: profiles, plan: plan)
     }
 
     /// The length, in pixels, of a box blur along the rows: the `L` between `shortest` and
     /// `longest` (pixels, 0.25 apart) whose first spectral zero (frequency 1/`L`) is the deepest dip
     /// in the rows' summed power spectrum below its neighbours'. Nil for rows under 16 px, a range
     /// that is empty or starts at 1 px or less, or one where no length fits the rows' spectrum.
-    /// `profiles`: the strip's `rowGroupMeans`, when already at hand.
-    func rowBlurLength(shortest: Double, longest: Double, profiles: [[Double]]? = nil) -> Double? {
+    /// `profiles`: the strip's `rowGroupMeans`, when already at hand; `plan`: the transforms' plan
+    /// (the power of two at least twice the row's width), likewise.
+    func rowBlurLength(shortest: Double, longest: Double, profiles: [[Double]]? = nil, plan: FourierPlan? = nil) -> Double? {
         let w = width
         guard w >= 16, height > 0, shortest > 1, longest > shortest else { return nil }
         let n = Self.transformLength(2 * w)
@@ -43,7 +47,7 @@ extension LumaPlane {
         // as the imaginary), each less its mean and under a Hann window (its ends do not ring).
         let profiles = profiles ?? rowGroupMeans()
         let window = (0..<w).map { 0.5 - 0.5 * cos(2 * .pi * Double($0) / Double(w - 1)) }
-        let plan = FourierPlan(count: n)
+        let plan = Self.plan(plan, count: n)
         var power = [Double](repeating: 0, count: n / 2 + 1)
         var re = [Double](repeating: 0, count: n), im = [Double](repeating: 0, count: n)
         for pair in stride(from: 0, to: profiles.count, by: 2) {
@@ -116,8 +120,9 @@ extension LumaPlane {
 
     /// Each row deconvolved by a box blur `length` pixels long (Wiener filter, noise-to-signal
     /// power ratio `noise`, above 0), the row mirrored at its ends; values clamped to 0…255. Rows
-    /// are left as they are for a length of 1 px or less, or not shorter than the row.
-    mutating func deblurRows(length: Double, noise: Double) {
+    /// are left as they are for a length of 1 px or less, or not shorter than the row. `plan`: the
+    /// transforms' plan (as for `rowBlurLength`), when already at hand.
+    mutating func deblurRows(length: Double, noise: Double, plan: FourierPlan? = nil) {
         precondition(noise > 0, "a Wiener filter needs a noise allowance above 0")
         let w = width
         guard w >= 2, length > 1, length < Double(w) else { return }
@@ -134,7 +139,7 @@ extension LumaPlane {
             total += weight
         }
         for i in 0..<n { kre[i] /= total }
-        let plan = FourierPlan(count: n)
+        let plan = Self.plan(plan, count: n)
         plan.transform(&kre, &kim, inverse: false)
         // Wiener: K / (K² + noise), K real; the inverse transform's 1/n folded in.
         let filter = kre.map { $0 / ($0 * $0 + noise) / Double(n) }
@@ -174,6 +179,13 @@ extension LumaPlane {
                 }
             }
         }
+    }
+
+    /// `given`, a plan for transforms of `count` values, or a new one when none is given.
+    private static func plan(_ given: FourierPlan?, count: Int) -> FourierPlan {
+        guard let given else { return FourierPlan(count: count) }
+        precondition(given.count == count, "a plan for transforms of \(count) values")
+        return given
     }
 
     /// The power of two at least `count`.

@@ -287,8 +287,9 @@ struct TrackBench {
         var detail = false
         /// Timestamp of the first buffer at the sink, nanoseconds: frame indices count from it.
         var firstPts: UInt64?
-        /// Live, with `--late-detail`: running time the caps event passed each probed pad, ns, by pad.
-        var capsPassed: [String: UInt64] = [:]
+        /// Live, with `--late-detail`: each probed pad's name and the running time the caps event
+        /// passed it, ns, in the order it passed them (downstream).
+        var capsPassed: [(pad: String, nanoseconds: UInt64)] = []
         var element: UnsafeMutablePointer<GstElement>?
     }
 
@@ -378,7 +379,7 @@ struct TrackBench {
                     guard event.pointee.type == GST_EVENT_CAPS else { return GST_PAD_PROBE_OK }
                     let tag = Unmanaged<PadTag>.fromOpaque(tag!).takeUnretainedValue()
                     guard let clock = gst_element_get_clock(tag.probe.element) else { return GST_PAD_PROBE_OK }
-                    tag.probe.capsPassed[tag.name] = UInt64(gst_clock_get_time(clock) &- gst_element_get_base_time(tag.probe.element))
+                    tag.probe.capsPassed.append((tag.name, UInt64(gst_clock_get_time(clock) &- gst_element_get_base_time(tag.probe.element))))
                     gst_object_unref(UnsafeMutableRawPointer(clock))
                     return GST_PAD_PROBE_OK
                 }, tag, { Unmanaged<PadTag>.fromOpaque($0!).release() })
@@ -416,9 +417,7 @@ struct TrackBench {
         probe.late = probe.arrivals.filter { $0 > render }.count
         let lateFromSource = zip(probe.arrivals, probe.pushDelays).filter { $0.0 > render && $0.1 > render }.count
         if let first = probe.firstPts, !probe.capsPassed.isEmpty {
-            let passed = ["source", "arbarcodetrack in", "arbarcodetrack out", "sink"].compactMap { name in
-                probe.capsPassed[name].map { String(format: "\(name) %.1f", (Double($0) - Double(first)) / 1e6) }
-            }
+            let passed = probe.capsPassed.map { String(format: "\($0.pad) %.1f", (Double($0.nanoseconds) - Double(first)) / 1e6) }
             FileHandle.standardError.write(Data("\(mode) \(width)x\(height) caps event passed, ms after frame 0's pts: \(passed.joined(separator: ", "))\n".utf8))
         }
         // Judged, as counted, against the latency of the run.
