@@ -298,48 +298,53 @@ public struct CodeLocator: Sendable {
 
     // MARK: - Cells
 
-    /// Gradient statistics of the cells in `rows` (of `cols` columns) written into `cells`.
+    /// Gradient statistics of the cells in `rows` (of `cols` columns) written into `cells`, which
+    /// start at zero: every second pixel of every second row, cell by cell (its sums kept in
+    /// registers; each row's sums feed the 4φ terms as they are made, in row order).
     private func measureCells(_ luma: LumaImage, cols: Int, rows: Range<Int>, into cells: UnsafeMutableBufferPointer<Cell>) {
-        let t = edgeThreshold
+        let t = edgeThreshold, stride = luma.stride
         for r in rows {
             let yStart = max(1, r * cell), yEnd = min(luma.height - 1, (r + 1) * cell)
-            var y = yStart
-            while y < yEnd {
-                let row = luma.base + y * luma.stride
-                let above = row - luma.stride, below = row + luma.stride
-                for c in 0..<cols {
-                    let xStart = max(1, c * cell), xEnd = min(luma.width - 1, (c + 1) * cell)
-                    var jxx = 0, jyy = 0, jxy = 0, edges = 0, samples = 0
-                    var x = xStart
-                    if cell == 16, c > 0, xEnd == xStart + 16 {
-                        // The cell's 8 samples at once (the same sums as the loop below).
-                        (jxx, jyy, jxy, edges) = Self.gradientSums(left: row + xStart - 1, above: above + xStart,
-                                                                    below: below + xStart, threshold: t)
-                        samples = 8
-                        x = xEnd
-                    }
-                    while x < xEnd {
-                        let gx = Int(row.load(fromByteOffset: x + 1, as: UInt8.self)) - Int(row.load(fromByteOffset: x - 1, as: UInt8.self))
-                        let gy = Int(below.load(fromByteOffset: x, as: UInt8.self)) - Int(above.load(fromByteOffset: x, as: UInt8.self))
-                        if abs(gx) + abs(gy) > t {
-                            edges += 1
-                            jxx += gx * gx; jyy += gy * gy; jxy += gx * gy
+            for c in 0..<cols {
+                let xStart = max(1, c * cell), xEnd = min(luma.width - 1, (c + 1) * cell)
+                // A whole cell of 16 inside the frame: its 8 samples a row at once (the same sums).
+                let whole = cell == 16 && c > 0 && xEnd == xStart + 16
+                var jxx = 0, jyy = 0, jxy = 0, edges = 0, samples = 0
+                var c4 = 0.0, s4 = 0.0
+                var row = luma.base + yStart * stride
+                for _ in Swift.stride(from: yStart, to: yEnd, by: 2) {
+                    let above = row - stride, below = row + stride
+                    var rxx = 0, ryy = 0, rxy = 0
+                    if whole {
+                        let (xx, yy, xy, e) = Self.gradientSums(left: row + xStart - 1, above: above + xStart, below: below + xStart, threshold: t)
+                        rxx = xx; ryy = yy; rxy = xy
+                        edges += e
+                        samples += 8
+                    } else {
+                        for x in Swift.stride(from: xStart, to: xEnd, by: 2) {
+                            let gx = Int(row.load(fromByteOffset: x + 1, as: UInt8.self)) - Int(row.load(fromByteOffset: x - 1, as: UInt8.self))
+                            let gy = Int(below.load(fromByteOffset: x, as: UInt8.self)) - Int(above.load(fromByteOffset: x, as: UInt8.self))
+                            if abs(gx) + abs(gy) > t {
+                                edges += 1
+                                rxx += gx * gx; ryy += gy * gy; rxy += gx * gy
+                            }
+                            samples += 1
                         }
-                        samples += 1
-                        x += 2
                     }
-                    let i = r * cols + c
-                    cells[i].jxx += Double(jxx); cells[i].jyy += Double(jyy); cells[i].jxy += Double(jxy)
-                    cells[i].edges += edges; cells[i].samples += samples
-                    // (gx + i·gy)⁴ / |g|² summed: magnitude-weighted cos 4φ, sin 4φ.
-                    let p = Double(jxx - jyy), q = Double(2 * jxy)
-                    let m = Double(jxx + jyy)
+                    jxx += rxx; jyy += ryy; jxy += rxy
+                    // (gx + i·gy)⁴ / |g|² summed over the row: magnitude-weighted cos 4φ, sin 4φ.
+                    let p = Double(rxx - ryy), q = Double(2 * rxy)
+                    let m = Double(rxx + ryy)
                     if m > 0 {
-                        cells[i].c4 += (p * p - q * q) / m
-                        cells[i].s4 += 2 * p * q / m
+                        c4 += (p * p - q * q) / m
+                        s4 += 2 * p * q / m
                     }
+                    row += 2 * stride
                 }
-                y += 2
+                let i = r * cols + c
+                cells[i].jxx = Double(jxx); cells[i].jyy = Double(jyy); cells[i].jxy = Double(jxy)
+                cells[i].edges = edges; cells[i].samples = samples
+                cells[i].c4 = c4; cells[i].s4 = s4
             }
         }
     }
@@ -367,12 +372,19 @@ public struct CodeLocator: Sendable {
         // All ones where gx·gy < 0.
         let negative = unsafeBitCast((gx ^ gy) &>> 15, to: SIMD8<UInt16>.self)
         let xy = mx &* my
-        func sum(_ v: SIMD8<UInt16>) -> Int {
+        // Each vector's 16-bit lanes added in pairs to 32 bits, then the four vectors summed at
+        // once (pairwise adds of their even and odd lanes, twice).
+        func pairs(_ v: SIMD8<UInt16>) -> SIMD4<UInt32> {
             let words = unsafeBitCast(v, to: SIMD4<UInt32>.self)
-            return Int(((words & 0xFFFF) &+ (words &>> 16)).wrappedSum())
+            return (words & 0xFFFF) &+ (words &>> 16)
         }
+        func halves(_ a: SIMD4<UInt32>, _ b: SIMD4<UInt32>) -> SIMD4<UInt32> {
+            let both = SIMD8(lowHalf: a, highHalf: b)
+            return both.evenHalf &+ both.oddHalf
+        }
+        let sums = halves(halves(pairs(mx &* mx), pairs(my &* my)), halves(pairs(xy & ~negative), pairs(xy & negative)))
         let count = zero.replacing(with: 1, where: strong)
-        return (sum(mx &* mx), sum(my &* my), sum(xy & ~negative) - sum(xy & negative), Int(count.wrappedSum()))
+        return (Int(sums[0]), Int(sums[1]), Int(sums[2]) - Int(sums[3]), Int(count.wrappedSum()))
     }
 
     /// Connected groups (8-neighbourhood) of member cells, as cell indices.
