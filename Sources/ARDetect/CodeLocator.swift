@@ -298,9 +298,9 @@ public struct CodeLocator: Sendable {
 
     // MARK: - Cells
 
-    /// Gradient statistics of the cells in `rows` (of `cols` columns) written into `cells`, which
-    /// start at zero: every second pixel of every second row, cell by cell (its sums kept in
-    /// registers; each row's sums feed the 4φ terms as they are made, in row order).
+    /// Gradient statistics of the cells in `rows` (of `cols` columns) written into `cells`: every
+    /// second pixel of every second row, cell by cell (its sums kept in registers and stored once;
+    /// each row's sums feed the 4φ terms as they are made, in row order).
     private func measureCells(_ luma: LumaImage, cols: Int, rows: Range<Int>, into cells: UnsafeMutableBufferPointer<Cell>) {
         let t = edgeThreshold, stride = luma.stride
         for r in rows {
