@@ -29,6 +29,11 @@ final class CodeLocatorTests: XCTestCase {
                 // Within a factor of two of the true module: enough to resample to 2–3 px per module.
                 XCTAssertGreaterThan(r.moduleSize, module / 2, what)
                 XCTAssertLessThan(r.moduleSize, module * 2, what)
+                if kind == .matrix {
+                    // The grid's turn from the cells' gradients (cos 4φ, sin 4φ), modulo 90°.
+                    let d = abs((r.axisDegrees - rotation).remainder(dividingBy: 90))
+                    XCTAssertLessThan(d, 5, "\(what): \(r.axisDegrees)°")
+                }
                 if kind == .linear {
                     // Across the bars, up to the code's own symmetry (a 1D code's axis is modulo 180°).
                     let d = abs((r.axisDegrees - rotation).remainder(dividingBy: 180))
