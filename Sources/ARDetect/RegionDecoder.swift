@@ -309,6 +309,10 @@ final class RegionDecoder {
             // 2 of 173 QR codes whose upright read failed (2 of 4 on the corpus, which gets every pass).
             if options == options.firstPassOnly { return [] }
         }
+        // After an upright read, the plain pass at the measured scale only: its sharpened and
+        // half-size passes cost 7 % of camera seed 37's instructions and changed no camera clip's
+        // coverage, nor the corpus's matches (one fast clip lost 0.1 point).
+        let afterUpright = grid != nil
         var options = options
         if region.expected, region.finders.isEmpty, region.grid == nil {
             // A tracked QR code whose finder patterns are not found (covered, or blurred past them):
@@ -337,14 +341,14 @@ final class RegionDecoder {
         // No pass at twice the size: on the corpus and the camera clips it read nothing the other
         // passes did not.
         var scales = [base]
-        if options.downscale, measured, min(w, h) * base >= 100 { scales.append(base / 2) }
+        if options.downscale, measured, !afterUpright, min(w, h) * base >= 100 { scales.append(base / 2) }
         func map(_ scale: Double) -> AffineMap {
             let ow = max(8, Int(w * scale)), oh = max(8, Int(h * scale))
             return AffineMap.similarity(from: Point(x: Double(ow) / 2, y: Double(oh) / 2), to: c, degrees: 0, scale: 1 / scale)
         }
         let aligned = firstConfirmed(
             // Sharpening needs a module size: only measured regions have one.
-            scales: scales, options: options, sharpenFirst: measured,
+            scales: scales, options: options, sharpenFirst: measured && !afterUpright,
             // Finder patterns found (dark-centred rings) make it a dark-on-light code.
             quiet: region.finders.isEmpty && region.grid == nil ? .all : nil,
             sharpenRadius: { Int(($0 * region.moduleSize / 2).rounded()) },
